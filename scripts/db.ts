@@ -1,0 +1,25 @@
+/**
+ * `npm run db`: runs the embedded database alone (mongod when a binary can be had, else the stand-in) on
+ * 127.0.0.1:HSDS_EMBEDDED_DB_PORT, for the import CLI, mongosh or a server started separately.
+ */
+import { ConfigError, loadConfig } from '../src/config.ts';
+import { startEmbeddedDatabase } from '../src/db/embedded.ts';
+import { createLogger } from '../src/log.ts';
+
+try {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const embedded = await startEmbeddedDatabase({
+    mode: config.embedded,
+    port: config.embeddedDbPort,
+    dataDir: config.dataDir,
+    logger,
+  });
+  logger.info({ uri: embedded.uri, kind: embedded.kind }, 'embedded database ready');
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => void embedded.close().then(() => process.exit(0)));
+  }
+} catch (error) {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+}

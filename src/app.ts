@@ -1,0 +1,55 @@
+import cors from '@koa/cors';
+import Router from '@koa/router';
+import Koa from 'koa';
+import compress from 'koa-compress';
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import type { Database } from './db/database.ts';
+import { rootRoutes } from './directory/root.ts';
+import { accessLog } from './http/access-log.ts';
+import { errorHandler } from './http/error-handler.ts';
+import { healthRoutes } from './http/health.ts';
+import { jsonBody } from './http/json-body.ts';
+import { HttpMetrics } from './http/metrics.ts';
+import { requestId } from './http/request-id.ts';
+import { openApiRoutes } from './openapi/routes.ts';
+
+export interface AppDependencies {
+  config: Config;
+  database: Database;
+  logger: Logger;
+  metrics?: HttpMetrics;
+}
+
+/** Builds the Koa application without listening: `main.ts` serves it, tests drive it directly. */
+export function buildApp({ config, database, logger, metrics = new HttpMetrics() }: AppDependencies): Koa {
+  const app = new Koa({ proxy: config.trustProxy });
+  app.silent = true; // errors are logged by errorHandler, with the request id
+
+  app.use(requestId(logger));
+  app.use(accessLog());
+  app.use(metrics.middleware());
+  app.use(errorHandler(logger));
+  app.use(
+    cors({
+      origin: config.corsOrigin,
+      exposeHeaders: ['X-Request-Id', 'ETag', 'Retry-After', 'Last-Modified'],
+      allowHeaders: ['Content-Type', 'If-None-Match', 'Authorization', 'x-appid', 'x-appkey', 'X-Request-Id'],
+    }),
+  );
+  app.use(compress({ threshold: 1024 }));
+  app.use(jsonBody(config.bodyLimitBytes));
+
+  // One top-level router, so that 405 (with Allow) is decided over every route at once.
+  const router = new Router();
+  for (const area of [
+    rootRoutes(config.publicUrl),
+    openApiRoutes(config.publicUrl),
+    healthRoutes(database, metrics.registry),
+  ]) {
+    router.use(area.routes());
+  }
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return app;
+}

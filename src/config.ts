@@ -1,0 +1,77 @@
+import { z } from 'zod';
+
+const port = z.coerce.number().int().min(0).max(65535);
+const flag = z.stringbool({ truthy: ['true', '1', 'yes'], falsy: ['false', '0', 'no'] });
+
+/**
+ * Every setting comes from the environment (twelve-factor); each variable is documented in the README.
+ * Unset and empty variables both mean "use the default", so `FOO=` in an env file does not break start-up.
+ */
+const EnvironmentSchema = z.object({
+  PORT: port.default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  MONGODB_URI: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\/.+/, 'must be a mongodb:// or mongodb+srv:// connection string')
+    .optional(),
+  HSDS_DB_NAME: z
+    .string()
+    .regex(/^[^/\\. "$*<>:|?]{1,63}$/, 'must be a valid MongoDB database name')
+    .default('hsds'),
+  HSDS_DB_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
+  HSDS_DATA_DIR: z.string().min(1).default('.data'),
+  HSDS_EMBEDDED: z.enum(['auto', 'mongod', 'standin']).default('auto'),
+  HSDS_EMBEDDED_DB_PORT: port.default(27217),
+  HSDS_SEED: flag.optional(),
+  HSDS_PUBLIC_URL: z
+    .url({ protocol: /^https?$/ })
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
+  HSDS_TRUST_PROXY: flag.default(false),
+  HSDS_BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
+  HSDS_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  HSDS_CORS_ORIGIN: z.string().min(1).default('*'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = ReturnType<typeof toConfig>;
+
+function toConfig(env: z.infer<typeof EnvironmentSchema>) {
+  return {
+    port: env.PORT,
+    host: env.HOST,
+    mongodbUri: env.MONGODB_URI,
+    dbName: env.HSDS_DB_NAME,
+    dbTimeoutMs: env.HSDS_DB_TIMEOUT_MS,
+    dataDir: env.HSDS_DATA_DIR,
+    embedded: env.HSDS_EMBEDDED,
+    embeddedDbPort: env.HSDS_EMBEDDED_DB_PORT,
+    // Seeding an external database by default could write sample data into production.
+    seed: env.HSDS_SEED ?? env.MONGODB_URI === undefined,
+    publicUrl: env.HSDS_PUBLIC_URL,
+    trustProxy: env.HSDS_TRUST_PROXY,
+    bodyLimitBytes: env.HSDS_BODY_LIMIT_BYTES,
+    shutdownTimeoutMs: env.HSDS_SHUTDOWN_TIMEOUT_MS,
+    corsOrigin: env.HSDS_CORS_ORIGIN,
+    logLevel: env.LOG_LEVEL,
+  };
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses the environment; a bad value throws one ConfigError naming every offending variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const parsed = EnvironmentSchema.safeParse(present);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  return toConfig(parsed.data);
+}

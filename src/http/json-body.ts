@@ -1,0 +1,27 @@
+import type { Middleware } from 'koa';
+import { koaBody } from 'koa-body';
+import { HttpProblem } from './problem.ts';
+
+/**
+ * Parses JSON request bodies up to `limitBytes`. Parser failures become problems that say what was wrong
+ * with the body, without echoing it back.
+ */
+export function jsonBody(limitBytes: number): Middleware {
+  return koaBody({
+    json: true,
+    multipart: false,
+    urlencoded: false,
+    text: false,
+    jsonLimit: limitBytes,
+    jsonStrict: false,
+    onError: (error) => {
+      const status = (error as { status?: number }).status;
+      if (status === 413) throw new HttpProblem(413, `The request body is larger than ${limitBytes} bytes.`);
+      if (status === 415) throw new HttpProblem(415, 'The request body must be application/json.');
+      if (status !== undefined && status >= 400 && status < 500) {
+        throw new HttpProblem(400, 'The request body is not valid JSON.');
+      }
+      throw error;
+    },
+  });
+}

@@ -1,0 +1,43 @@
+import { STATUS_CODES } from 'node:http';
+
+/** One thing wrong with the request, named so the caller can fix it. */
+export interface ProblemDetail {
+  /** The query or path parameter at fault. */
+  parameter?: string;
+  /** The body field at fault, as a JSON path. */
+  field?: string;
+  message: string;
+}
+
+/**
+ * An error that becomes an RFC 9457 problem details response. Thrown anywhere in request handling;
+ * the error handler renders it.
+ */
+export class HttpProblem extends Error {
+  readonly status: number;
+  readonly errors: ProblemDetail[] | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    status: number,
+    detail: string,
+    options: { errors?: ProblemDetail[]; headers?: Record<string, string> } = {},
+  ) {
+    super(detail);
+    this.name = 'HttpProblem';
+    this.status = status;
+    this.errors = options.errors;
+    this.headers = options.headers ?? {};
+  }
+
+  get title(): string {
+    return STATUS_CODES[this.status] ?? 'Error';
+  }
+}
+
+export const invalidParameter = (parameter: string, message: string) =>
+  new HttpProblem(400, `Invalid value for parameter '${parameter}': ${message}`, {
+    errors: [{ parameter, message }],
+  });
+
+export const notFound = (detail: string) => new HttpProblem(404, detail);

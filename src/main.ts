@@ -1,0 +1,83 @@
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import { collectDefaultMetrics } from 'prom-client';
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { Database } from './db/database.ts';
+import { startEmbeddedDatabase, type EmbeddedDatabase } from './db/embedded.ts';
+import { closeGracefully } from './http/graceful-close.ts';
+import { HttpMetrics } from './http/metrics.ts';
+import { createLogger } from './log.ts';
+
+async function main(config: Config): Promise<void> {
+  const logger = createLogger(config.logLevel);
+  let embedded: EmbeddedDatabase | undefined;
+  if (config.mongodbUri === undefined) {
+    embedded = await startEmbeddedDatabase({
+      mode: config.embedded,
+      port: config.embeddedDbPort,
+      dataDir: config.dataDir,
+      logger,
+    });
+  } else {
+    logger.info('database: MONGODB_URI');
+  }
+  const database = new Database({
+    uri: config.mongodbUri ?? embedded!.uri,
+    dbName: config.dbName,
+    timeoutMs: config.dbTimeoutMs,
+    logger,
+  });
+  // Indexes are created in the background, retried until the database answers: the API serves (503s
+  // where it needs the database) meanwhile, so an orchestrator's probes see a live process.
+  void retryUntilDone(() => database.ensureIndexes(), logger, 'creating indexes');
+
+  const metrics = new HttpMetrics();
+  collectDefaultMetrics({ register: metrics.registry });
+  const server = createServer(buildApp({ config, database, logger, metrics }).callback());
+  server.listen(config.port, config.host);
+  await once(server, 'listening');
+  logger.info({ url: `http://${config.host}:${config.port}/` }, 'HSDS API listening');
+
+  const shutdown = async (signal: string) => {
+    logger.info({ signal }, 'shutting down');
+    await closeGracefully(server, config.shutdownTimeoutMs);
+    await database.close();
+    await embedded?.close();
+    logger.info('stopped');
+  };
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      shutdown(signal).then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'unclean shutdown');
+          process.exit(1);
+        },
+      );
+    });
+  }
+}
+
+async function retryUntilDone(
+  task: () => Promise<void>,
+  logger: ReturnType<typeof createLogger>,
+  what: string,
+): Promise<void> {
+  for (let delayMs = 500; ; delayMs = Math.min(delayMs * 2, 30_000)) {
+    try {
+      return await task();
+    } catch (error) {
+      logger.warn({ err: error, retryInMs: delayMs }, `${what} failed; retrying`);
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+    }
+  }
+}
+
+try {
+  await main(loadConfig());
+} catch (error) {
+  // One clear line for configuration mistakes; anything else with its stack.
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+}

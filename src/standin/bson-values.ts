@@ -1,0 +1,49 @@
+import { BSON, Double, Int32, type Document } from 'bson';
+
+/**
+ * In-memory representation of BSON values. Numbers stay JS numbers so that mingo can compute on them,
+ * except where a plain number would not round-trip to the same BSON type: integral doubles stay `Double`
+ * (a JS integer would go back as int32) and 64-bit integers stay `Long`. Everything else is what the
+ * `bson` package gives by default.
+ */
+const DESERIALIZE_OPTIONS = { promoteValues: false, promoteBuffers: false, bsonRegExp: false } as const;
+
+export function decodeDocument(bytes: Uint8Array): Document {
+  return normalizeNumbers(BSON.deserialize(bytes, DESERIALIZE_OPTIONS)) as Document;
+}
+
+export function encodeDocument(doc: Document): Uint8Array {
+  return BSON.serialize(doc, { ignoreUndefined: true });
+}
+
+/** Replaces Int32 by numbers and non-integral Double by numbers, in place. */
+function normalizeNumbers(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (value instanceof Int32) return value.value;
+  if (value instanceof Double) return Number.isInteger(value.value) ? value : value.value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = normalizeNumbers(value[i]);
+    return value;
+  }
+  if (isPlainObject(value)) {
+    const obj = value as Record<string, unknown>;
+    for (const key of Object.keys(obj)) obj[key] = normalizeNumbers(obj[key]);
+  }
+  return value;
+}
+
+export function isPlainObject(value: unknown): value is Document {
+  if (value === null || typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** Deep copy that keeps BSON value instances (they are immutable) and copies containers. */
+export function cloneDocument<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(cloneDocument) as T;
+  if (value instanceof Date) return new Date(value.getTime()) as T;
+  if (!isPlainObject(value)) return value;
+  const copy: Document = {};
+  for (const key of Object.keys(value)) copy[key] = cloneDocument(value[key]);
+  return copy as T;
+}

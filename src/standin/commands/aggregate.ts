@@ -1,0 +1,80 @@
+import type { Document } from 'bson';
+import { Aggregator } from 'mingo/aggregator';
+import { cloneDocument, isPlainObject } from '../bson-values.ts';
+import type { Collection } from '../engine/collection.ts';
+import type { Database } from '../engine/database.ts';
+import { failedToParse, locationError, toCommandError, typeMismatch } from '../errors.ts';
+import { runGeoNearStage } from '../geo/index.ts';
+import { isKnownPipelineStage } from '../query/mingo-context.ts';
+import { targetCollection, integerOption, type DatabaseCommand } from './command.ts';
+
+function stageName(stage: unknown): string {
+  const keys = isPlainObject(stage) ? Object.keys(stage) : [];
+  if (keys.length !== 1)
+    throw locationError(40323, 'A pipeline stage specification object must contain exactly one field.');
+  return keys[0]!;
+}
+
+function validatePipeline(pipeline: unknown[]): void {
+  pipeline.forEach((stage, position) => {
+    const name = stageName(stage);
+    if (name === '$geoNear' && position > 0)
+      throw locationError(40602, '$geoNear is only valid as the first stage in a pipeline');
+    if (name !== '$geoNear' && !isKnownPipelineStage(name))
+      throw locationError(40324, `Unrecognized pipeline stage name: '${name}'`);
+  });
+}
+
+/**
+ * The documents entering the pipeline after its first stage when the stand-in runs that stage
+ * itself: `$geoNear`, or a leading `$match` that can use an index. Copies, since mingo stages may
+ * modify their input.
+ */
+function pipelineInput(
+  database: Database,
+  collection: Collection | undefined,
+  pipeline: Document[],
+): { docs: Document[]; rest: Document[] } {
+  const first = pipeline[0];
+  if (!collection) return { docs: [], rest: first && '$geoNear' in first ? pipeline.slice(1) : pipeline };
+  if (first && '$geoNear' in first) {
+    const indexes = collection.indexSpecs.map((spec) => ({ key: spec.key, name: spec.name }));
+    const docs = runGeoNearStage(first.$geoNear as Document, collection.all(), {
+      indexes,
+      compileFilter: database.compileFilter,
+    });
+    return { docs: docs.map(cloneDocument), rest: pipeline.slice(1) };
+  }
+  if (first && '$match' in first && isPlainObject(first.$match)) {
+    const matches = database.compileFilter(first.$match);
+    const docs: Document[] = [];
+    for (const doc of collection.candidates(first.$match).docs)
+      if (matches(doc)) docs.push(cloneDocument(doc));
+    return { docs, rest: pipeline.slice(1) };
+  }
+  return { docs: [...collection.all()].map(cloneDocument), rest: pipeline };
+}
+
+export const aggregate: DatabaseCommand = {
+  names: ['aggregate'],
+  scope: 'database',
+  run({ body }, database, { cursors }) {
+    const pipeline = body.pipeline;
+    if (!Array.isArray(pipeline)) throw typeMismatch("Field 'pipeline' must be of type array");
+    if (!isPlainObject(body.cursor))
+      throw failedToParse("The 'cursor' option is required, except for aggregate with the explain argument");
+    validatePipeline(pipeline);
+    // `aggregate: 1` runs a collection-less pipeline (`$documents`).
+    const name = body.aggregate === 1 ? undefined : targetCollection(body);
+    const { docs, rest } = pipelineInput(database, name ? database.collection(name) : undefined, pipeline);
+    let results: Document[];
+    try {
+      results = rest.length > 0 ? new Aggregator(rest, database.mingoOptions).run(docs) : docs;
+    } catch (error) {
+      throw toCommandError(error);
+    }
+    return cursors.open(`${database.name}.${name ?? '$cmd.aggregate'}`, results, {
+      batchSize: integerOption(body.cursor, 'batchSize'),
+    });
+  },
+};

@@ -1,0 +1,19 @@
+import type { ServerCommand } from './command.ts';
+
+export const STANDIN_VERSION = '8.0.0';
+
+/** Reports the MongoDB version whose behaviour the stand-in follows; `standin: true` tells it apart. */
+export const buildInfo: ServerCommand = {
+  names: ['buildInfo', 'buildinfo'],
+  scope: 'server',
+  run: () => ({
+    version: STANDIN_VERSION,
+    versionArray: STANDIN_VERSION.split('.').map(Number).concat(0),
+    gitVersion: 'standin',
+    bits: 64,
+    maxBsonObjectSize: 16 * 1024 * 1024,
+    storageEngines: ['standin'],
+    standin: true,
+    ok: 1,
+  }),
+};

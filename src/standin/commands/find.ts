@@ -1,0 +1,24 @@
+import { compileProjection } from '../query/projection.ts';
+import { selectDocuments } from '../query/select.ts';
+import { integerOption, targetCollection, type DatabaseCommand } from './command.ts';
+
+export const find: DatabaseCommand = {
+  names: ['find'],
+  scope: 'database',
+  run({ body }, database, { cursors }) {
+    const name = targetCollection(body);
+    const rawLimit = integerOption(body, 'limit') ?? 0;
+    const docs = selectDocuments(database, database.collection(name), {
+      filter: body.filter,
+      sort: body.sort,
+      skip: integerOption(body, 'skip'),
+      limit: Math.abs(rawLimit),
+    });
+    return cursors.open(`${database.name}.${name}`, docs, {
+      batchSize: integerOption(body, 'batchSize'),
+      // A negative limit is the legacy way of asking for a single batch.
+      singleBatch: body.singleBatch === true || rawLimit < 0,
+      project: compileProjection(body.projection, database.mingoOptions),
+    });
+  },
+};

@@ -1,0 +1,3 @@
+import type { ServerCommand } from './command.ts';
+
+export const ping: ServerCommand = { names: ['ping'], scope: 'server', run: () => ({ ok: 1 }) };

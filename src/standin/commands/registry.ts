@@ -1,0 +1,61 @@
+import { commandNotFound } from '../errors.ts';
+import { aggregate } from './aggregate.ts';
+import { buildInfo } from './build-info.ts';
+import type { Command } from './command.ts';
+import { count } from './count.ts';
+import { create } from './create.ts';
+import { createIndexes } from './create-indexes.ts';
+import { deleteCommand } from './delete.ts';
+import { distinct } from './distinct.ts';
+import { drop } from './drop.ts';
+import { dropDatabase } from './drop-database.ts';
+import { dropIndexes } from './drop-indexes.ts';
+import { endSessions } from './end-sessions.ts';
+import { find } from './find.ts';
+import { findAndModify } from './find-and-modify.ts';
+import { getMore } from './get-more.ts';
+import { hello } from './hello.ts';
+import { insert } from './insert.ts';
+import { killCursors } from './kill-cursors.ts';
+import { listCollections } from './list-collections.ts';
+import { listDatabases } from './list-databases.ts';
+import { listIndexes } from './list-indexes.ts';
+import { ping } from './ping.ts';
+import { serverStatus } from './server-status.ts';
+import { update } from './update.ts';
+
+const COMMANDS: Command[] = [
+  aggregate,
+  buildInfo,
+  count,
+  create,
+  createIndexes,
+  deleteCommand,
+  distinct,
+  drop,
+  dropDatabase,
+  dropIndexes,
+  endSessions,
+  find,
+  findAndModify,
+  getMore,
+  hello,
+  insert,
+  killCursors,
+  listCollections,
+  listDatabases,
+  listIndexes,
+  ping,
+  serverStatus,
+  update,
+];
+
+const BY_NAME = new Map<string, Command>(
+  COMMANDS.flatMap((command) => command.names.map((name) => [name, command])),
+);
+
+export function lookupCommand(name: string): Command {
+  const command = BY_NAME.get(name);
+  if (!command) throw commandNotFound(name);
+  return command;
+}

@@ -1,0 +1,112 @@
+import { BSON, Long, type Document } from 'bson';
+import { randomBytes } from 'node:crypto';
+import { cursorNotFound } from './errors.ts';
+
+/** MongoDB's cap on a reply batch, so that the whole reply stays under the 16 MiB BSON limit. */
+const MAX_BATCH_BYTES = 16 * 1024 * 1024 - 64 * 1024;
+/** First batches hold 101 documents unless the client asks otherwise (find and aggregate alike). */
+export const DEFAULT_FIRST_BATCH_SIZE = 101;
+/** cursorTimeoutMillis default of mongod. */
+const IDLE_TIMEOUT_MS = 10 * 60 * 1000;
+
+export type Projector = (doc: Document) => Document;
+
+interface ServerCursor {
+  namespace: string;
+  docs: Document[];
+  position: number;
+  project: Projector;
+  lastUsed: number;
+}
+
+export interface CursorReply {
+  cursor: { id: Long; ns: string; firstBatch?: Document[]; nextBatch?: Document[] };
+  ok: 1;
+}
+
+/** Server-side cursors: a query's results, handed out in batches through getMore. */
+export class CursorRegistry {
+  private readonly cursors = new Map<bigint, ServerCursor>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor() {
+    this.sweeper = setInterval(() => this.closeIdle(Date.now()), 60_000);
+    this.sweeper.unref();
+  }
+
+  /**
+   * Answers a find/aggregate/list command: the first batch, and a cursor for the rest unless it all fit
+   * or the client asked for a single batch.
+   */
+  open(
+    namespace: string,
+    docs: Document[],
+    options: { batchSize?: number; singleBatch?: boolean; project?: Projector },
+  ): CursorReply {
+    const cursor: ServerCursor = {
+      namespace,
+      docs,
+      position: 0,
+      project: options.project ?? ((doc) => doc),
+      lastUsed: Date.now(),
+    };
+    const firstBatch = takeBatch(cursor, options.batchSize ?? DEFAULT_FIRST_BATCH_SIZE);
+    let id = 0n;
+    if (!options.singleBatch && cursor.position < docs.length) {
+      id = newCursorId();
+      this.cursors.set(id, cursor);
+    }
+    return { cursor: { id: Long.fromBigInt(id), ns: namespace, firstBatch }, ok: 1 };
+  }
+
+  getMore(id: bigint, namespace: string, batchSize: number | undefined): CursorReply {
+    const cursor = this.cursors.get(id);
+    if (!cursor || cursor.namespace !== namespace) throw cursorNotFound(id);
+    cursor.lastUsed = Date.now();
+    const nextBatch = takeBatch(cursor, batchSize ?? Number.MAX_SAFE_INTEGER);
+    const exhausted = cursor.position >= cursor.docs.length;
+    if (exhausted) this.cursors.delete(id);
+    return { cursor: { id: Long.fromBigInt(exhausted ? 0n : id), ns: namespace, nextBatch }, ok: 1 };
+  }
+
+  kill(ids: bigint[]): { killed: bigint[]; notFound: bigint[] } {
+    const killed: bigint[] = [];
+    const notFound: bigint[] = [];
+    for (const id of ids) (this.cursors.delete(id) ? killed : notFound).push(id);
+    return { killed, notFound };
+  }
+
+  get openCount(): number {
+    return this.cursors.size;
+  }
+
+  closeIdle(now: number): void {
+    for (const [id, cursor] of this.cursors)
+      if (now - cursor.lastUsed > IDLE_TIMEOUT_MS) this.cursors.delete(id);
+  }
+
+  close(): void {
+    clearInterval(this.sweeper);
+    this.cursors.clear();
+  }
+}
+
+function takeBatch(cursor: ServerCursor, batchSize: number): Document[] {
+  const batch: Document[] = [];
+  let bytes = 0;
+  while (batch.length < batchSize && cursor.position < cursor.docs.length) {
+    const doc = cursor.project(cursor.docs[cursor.position]!);
+    const size = BSON.calculateObjectSize(doc);
+    if (batch.length > 0 && bytes + size > MAX_BATCH_BYTES) break;
+    batch.push(doc);
+    bytes += size;
+    cursor.position++;
+  }
+  return batch;
+}
+
+/** A random positive 63-bit id, never 0 (which means "no cursor"). */
+function newCursorId(): bigint {
+  const id = randomBytes(8).readBigInt64LE() & 0x7fffffffffffffffn;
+  return id === 0n ? 1n : id;
+}

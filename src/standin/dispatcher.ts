@@ -1,0 +1,39 @@
+import type { Document } from 'bson';
+import type { CommandContext } from './commands/command.ts';
+import { lookupCommand } from './commands/registry.ts';
+import { illegalOperation, invalidNamespace, toCommandError } from './errors.ts';
+
+/**
+ * Runs one command document and returns its reply; failures become MongoDB error replies, never
+ * exceptions, so that a bad command cannot take a connection down.
+ */
+export async function dispatchCommand(
+  body: Document,
+  databaseName: unknown,
+  context: CommandContext,
+): Promise<Document> {
+  const name = Object.keys(body)[0] ?? '';
+  try {
+    // A standalone mongod refuses transactions and retryable writes (both carry txnNumber).
+    if ('txnNumber' in body || 'autocommit' in body || 'startTransaction' in body)
+      throw illegalOperation('Transaction numbers are only allowed on a replica set member or mongos');
+    const command = lookupCommand(name);
+    if (typeof databaseName !== 'string') throw invalidNamespace("Missing '$db' field in the command");
+    const request = { body, databaseName };
+    if (command.scope === 'server') return await command.run(request, context);
+    const database = context.engine.ensureDatabase(databaseName);
+    return await database.exclusive(async () => {
+      try {
+        return await command.run(request, database, context);
+      } finally {
+        // Writes done before a failure (earlier statements of a batch) are kept, as on MongoDB.
+        await database.commit();
+      }
+    });
+  } catch (error) {
+    const commandError = toCommandError(error);
+    if (commandError.codeName === 'InternalError')
+      context.logger.error({ err: error, command: name }, 'command failed');
+    return commandError.toReply();
+  }
+}

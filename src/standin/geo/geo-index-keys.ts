@@ -1,0 +1,40 @@
+import type { Document } from 'bson';
+import { formatValue, isDocumentOrArray } from './bson-text.ts';
+import { locationError } from '../errors.ts';
+import { InvalidGeometry } from './geo-errors.ts';
+import { parseStoredGeometry } from './geojson.ts';
+import { valuesAtPath } from './field-values.ts';
+
+/** null, undefined and empty arrays or documents: MongoDB (2dsphere v2+) indexes nothing for them. */
+const isAbsentGeometry = (value: unknown): boolean =>
+  value === null || value === undefined || (isDocumentOrArray(value) && Object.keys(value).length === 0);
+
+/** Why the geometry in a field cannot be indexed, in MongoDB's words, or undefined when it can. */
+function indexingDefect(fieldName: string, value: unknown): string | undefined {
+  try {
+    const geometry = parseStoredGeometry(fieldName, value);
+    if (geometry.strictWinding) return "can't index geometry with strict winding order";
+    if (geometry.shape === undefined)
+      return `can't project geometry into spherical CRS: ${formatValue(value)}`;
+    return undefined;
+  } catch (error) {
+    if (error instanceof InvalidGeometry) return error.message;
+    throw error;
+  }
+}
+
+/**
+ * The check MongoDB makes when `doc` is written to a collection with a 2dsphere index on `path`: every
+ * geometry found there must be valid, else the write fails with Location16755.
+ */
+export function validateGeoKeys(doc: Document, path: string): void {
+  const values = valuesAtPath(doc, path);
+  if (values.length === 1 && isAbsentGeometry(values[0])) return;
+  const fieldName = path.split('.').at(-1)!;
+  for (const value of values) {
+    const defect = indexingDefect(fieldName, value);
+    if (defect !== undefined) {
+      throw locationError(16755, `Can't extract geo keys: ${formatValue(doc)}  ${defect}`);
+    }
+  }
+}

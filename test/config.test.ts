@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.ts';
+
+describe('loadConfig', () => {
+  it('has defaults that run the embedded database with sample data', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      mongodbUri: undefined,
+      dbName: 'hsds',
+      dataDir: '.data',
+      embedded: 'auto',
+      embeddedDbPort: 27217,
+      seed: true,
+      logLevel: 'info',
+    });
+  });
+
+  it('does not seed an external database unless asked', () => {
+    expect(loadConfig({ MONGODB_URI: 'mongodb://db:27017' }).seed).toBe(false);
+    expect(loadConfig({ MONGODB_URI: 'mongodb+srv://cluster.example.net', HSDS_SEED: 'true' }).seed).toBe(
+      true,
+    );
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ PORT: '', MONGODB_URI: '' })).toMatchObject({ port: 8080, mongodbUri: undefined });
+  });
+
+  it('strips a trailing slash from the public URL', () => {
+    expect(loadConfig({ HSDS_PUBLIC_URL: 'https://api.example.org/hsds/' }).publicUrl).toBe(
+      'https://api.example.org/hsds',
+    );
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['MONGODB_URI', 'postgres://x'],
+    ['HSDS_EMBEDDED', 'docker'],
+    ['HSDS_SEED', 'maybe'],
+    ['HSDS_PUBLIC_URL', 'ftp://example.org'],
+    ['LOG_LEVEL', 'loud'],
+    ['HSDS_DB_NAME', 'a/b'],
+  ])('rejects %s=%s with a message naming the variable', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration: ${name}: `));
+  });
+
+  it('names every bad variable at once', () => {
+    expect(() => loadConfig({ PORT: 'x', LOG_LEVEL: 'y' })).toThrow(/PORT: .*; LOG_LEVEL: /);
+  });
+});

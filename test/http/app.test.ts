@@ -1,0 +1,157 @@
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp({ HSDS_BODY_LIMIT_BYTES: '4096' });
+});
+afterAll(async () => app?.close());
+
+const get = (path: string, headers: Record<string, string> = {}) => fetch(`${app.url}${path}`, { headers });
+
+describe('GET /', () => {
+  it('returns the root info object with absolute URLs', async () => {
+    const response = await get('/');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await response.json()).toEqual({
+      version: '3.0',
+      profile: `${app.url}/profile`,
+      openapi_url: `${app.url}/openapi.json`,
+    });
+  });
+
+  it('links to a profile and an OpenAPI document that exist', async () => {
+    const root = (await (await get('/')).json()) as { profile: string; openapi_url: string };
+    const profile = await fetch(root.profile);
+    expect(profile.status).toBe(200);
+    expect(await profile.text()).toMatch(/HSDS 3\.0 API profile/);
+    const openapi = await fetch(root.openapi_url);
+    expect(openapi.status).toBe(200);
+    expect(await openapi.json()).toMatchObject({ openapi: '3.1.0', paths: { '/': {} } });
+  });
+});
+
+describe('problem details', () => {
+  it('answers an unknown path with a 404 problem', async () => {
+    const response = await get('/no/such/thing');
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toBe('application/problem+json');
+    expect(await response.json()).toEqual({
+      type: 'about:blank',
+      title: 'Not Found',
+      status: 404,
+      detail: 'No resource at /no/such/thing',
+      instance: '/no/such/thing',
+    });
+  });
+
+  it('answers a method a path does not support with 405 and Allow', async () => {
+    const response = await fetch(`${app.url}/healthz`, { method: 'DELETE' });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toMatch(/GET/);
+    expect(await response.json()).toMatchObject({ status: 405, title: 'Method Not Allowed' });
+  });
+
+  it('rejects a body over the size limit with 413', async () => {
+    const response = await fetch(`${app.url}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ padding: 'x'.repeat(10_000) }),
+    });
+    expect(response.status).toBe(413);
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  });
+
+  it('rejects malformed JSON with 400', async () => {
+    const response = await fetch(`${app.url}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"unterminated": ',
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ status: 400, title: 'Bad Request' });
+  });
+});
+
+describe('request ids', () => {
+  it('generates one when the caller sends none', async () => {
+    const id = (await get('/healthz')).headers.get('x-request-id');
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("echoes the caller's plain id and replaces an unsafe one", async () => {
+    expect((await get('/healthz', { 'x-request-id': 'abc-123' })).headers.get('x-request-id')).toBe(
+      'abc-123',
+    );
+    const unsafe = 'x'.repeat(129);
+    expect((await get('/healthz', { 'x-request-id': unsafe })).headers.get('x-request-id')).not.toBe(unsafe);
+  });
+});
+
+describe('cross-cutting HTTP behaviour', () => {
+  it('allows cross-origin reads', async () => {
+    const response = await get('/', { origin: 'https://app.example.org' });
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    const preflight = await fetch(`${app.url}/services`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example.org', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-methods')).toMatch(/POST/);
+  });
+
+  it('compresses large responses for clients that accept it', async () => {
+    // fetch would decompress transparently; read the raw bytes through node:http instead.
+    const { request } = await import('node:http');
+    const raw = await new Promise<{ encoding: string | undefined; body: Buffer }>((resolve, reject) => {
+      request(`${app.url}/openapi.json`, { headers: { 'accept-encoding': 'gzip' } }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({ encoding: response.headers['content-encoding'], body: Buffer.concat(chunks) }),
+        );
+      })
+        .on('error', reject)
+        .end();
+    });
+    expect(raw.encoding).toBe('gzip');
+    expect(JSON.parse(gunzipSync(raw.body).toString('utf8'))).toMatchObject({ openapi: '3.1.0' });
+  });
+});
+
+describe('health and metrics', () => {
+  it('reports liveness and readiness', async () => {
+    expect(await (await get('/healthz')).json()).toEqual({ status: 'ok' });
+    const ready = await get('/readyz');
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ok', database: 'up' });
+  });
+
+  it('counts requests by route template', async () => {
+    await get('/');
+    await get('/no/such/thing');
+    const text = await (await get('/metrics')).text();
+    expect(text).toMatch(/http_requests_total\{method="GET",route="\/",status="200"\} [1-9]/);
+    expect(text).toMatch(/http_requests_total\{method="GET",route="unmatched",status="404"\} [1-9]/);
+    expect(text).toMatch(/http_request_duration_seconds_bucket\{le="0\.001",method="GET",route="\/"/);
+  });
+});
+
+describe('logs', () => {
+  it('logs each request with its id, status and latency, and no secret', async () => {
+    await get('/healthz?code=s3cret-code&login=alice', {
+      authorization: 'Basic c2VjcmV0OnBhc3N3b3Jk',
+      'x-appkey': 'k3y-secret',
+      'x-request-id': 'log-test-1',
+    });
+    const line = app.logs.find((entry) => entry.reqId === 'log-test-1' && entry.msg === 'request');
+    expect(line).toMatchObject({ method: 'GET', path: '/healthz', status: 200 });
+    expect(typeof line?.latencyMs).toBe('number');
+    const everything = JSON.stringify(app.logs);
+    for (const secret of ['s3cret-code', 'c2VjcmV0OnBhc3N3b3Jk', 'k3y-secret']) {
+      expect(everything).not.toContain(secret);
+    }
+  });
+});

@@ -1,0 +1,45 @@
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { Database } from '../../src/db/database.ts';
+import { createLogger } from '../../src/log.ts';
+import { startStandin } from '../../src/standin/server.ts';
+import { freePort } from '../support/free-port.ts';
+import { waitFor } from '../support/process.ts';
+
+// The stand-in is started by hand here, on a fixed port, because the test stops and restarts it.
+describe.skipIf(Boolean(process.env.MONGODB_URI))('readiness while the database comes and goes', () => {
+  it('answers 503 with Retry-After while it is down and recovers by itself', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'hsds-ready-'));
+    const port = await freePort();
+    let standin = await startStandin({ port, dataDir });
+    const logger = createLogger('silent');
+    const database = new Database({ uri: standin.uri, dbName: 'ready', timeoutMs: 500, logger });
+    const server = createServer(buildApp({ config: loadConfig({}), database, logger }).callback());
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const readyz = `http://127.0.0.1:${(server.address() as { port: number }).port}/readyz`;
+    try {
+      expect((await fetch(readyz)).status).toBe(200);
+
+      await standin.close();
+      const down = await fetch(readyz);
+      expect(down.status).toBe(503);
+      expect(down.headers.get('retry-after')).toBe('5');
+      expect(await down.json()).toEqual({ status: 'unavailable', database: 'down' });
+
+      standin = await startStandin({ port, dataDir });
+      await waitFor(async () => (await fetch(readyz)).status === 200, 15_000, 'readiness after restart');
+    } finally {
+      server.close();
+      await database.close();
+      await standin.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,95 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { MongoClient } from 'mongodb';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from './support/free-port.ts';
+import { startScript, waitFor, type RunningProcess } from './support/process.ts';
+
+// `npm start` end to end: the real entry point, its embedded database, signals and restarts.
+let dataDir: string;
+const running: RunningProcess[] = [];
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'hsds-main-'));
+});
+afterEach(async () => {
+  for (const process of running.splice(0)) {
+    process.child.kill('SIGKILL');
+    await process.exited;
+  }
+});
+afterAll(async () => rm(dataDir, { recursive: true, force: true }));
+
+async function startServer(env: Record<string, string>): Promise<{ url: string; process: RunningProcess }> {
+  const port = await freePort();
+  const process = startScript('src/main.ts', {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    HSDS_EMBEDDED: 'standin',
+    HSDS_DATA_DIR: dataDir,
+    HSDS_SEED: 'false',
+    ...env,
+  });
+  running.push(process);
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(async () => (await fetch(`${url}/`)).ok, 20_000, `GET / on ${url}\n${process.output()}`);
+  return { url, process };
+}
+
+async function withEmbeddedClient<T>(dbPort: number, use: (client: MongoClient) => Promise<T>): Promise<T> {
+  const client = await new MongoClient(`mongodb://127.0.0.1:${dbPort}/?directConnection=true`).connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.close();
+  }
+}
+
+describe('the server process', () => {
+  it('keeps every acknowledged write across a kill and a restart', async () => {
+    const dbPort = String(await freePort());
+    const first = await startServer({ HSDS_EMBEDDED_DB_PORT: dbPort });
+    expect(first.process.output()).toMatch(/MongoDB stand-in/);
+    await withEmbeddedClient(Number(dbPort), (client) =>
+      client
+        .db('hsds')
+        .collection('durability')
+        .insertOne({ _id: 'kept' as never, n: 1 }),
+    );
+    first.process.child.kill('SIGKILL');
+    await first.process.exited;
+
+    const second = await startServer({ HSDS_EMBEDDED_DB_PORT: dbPort });
+    const found = await withEmbeddedClient(Number(dbPort), (client) =>
+      client
+        .db('hsds')
+        .collection('durability')
+        .findOne({ _id: 'kept' as never }),
+    );
+    expect(found).toEqual({ _id: 'kept', n: 1 });
+    expect((await fetch(`${second.url}/readyz`)).status).toBe(200);
+  });
+
+  it('shares an embedded database another process already runs', async () => {
+    const dbPort = String(await freePort());
+    await startServer({ HSDS_EMBEDDED_DB_PORT: dbPort });
+    const second = await startServer({ HSDS_EMBEDDED_DB_PORT: dbPort });
+    expect(second.process.output()).toMatch(/already running; sharing it/);
+    expect((await fetch(`${second.url}/readyz`)).status).toBe(200);
+  });
+
+  it('shuts down cleanly on SIGTERM', async () => {
+    const { process } = await startServer({ HSDS_EMBEDDED_DB_PORT: String(await freePort()) });
+    process.child.kill('SIGTERM');
+    expect(await process.exited).toBe(0);
+    expect(process.output()).toMatch(/"msg":"stopped"/);
+  });
+
+  it('refuses to start on bad configuration, naming the variable', async () => {
+    const process = startScript('src/main.ts', { PORT: 'eighty' });
+    running.push(process);
+    expect(await process.exited).toBe(1);
+    expect(process.output().trim()).toMatch(/^Invalid configuration: PORT: /);
+  });
+});

@@ -1,0 +1,236 @@
+import { Binary, Decimal128, Double, Int32, Long, ObjectId } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MongoServerError } from 'mongodb';
+import { startHarness, type Harness } from './helpers.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.dispose();
+});
+
+describe('through the official driver', () => {
+  it('pings and reports a build version', async () => {
+    const admin = h.client.db('admin');
+    expect((await admin.command({ ping: 1 })).ok).toBe(1);
+    const info = await admin.command({ buildInfo: 1 });
+    expect(info.version).toBe('8.0.0');
+    expect(info.standin).toBe(true);
+  });
+
+  it('inserts, finds with filter, projection, sort, skip and limit', async () => {
+    const coll = h.client.db('basics').collection('people');
+    await coll.insertMany([
+      { name: 'b', age: 30, tags: ['x'] },
+      { name: 'a', age: 20, tags: ['y', 'x'] },
+      { name: 'c', age: 40 },
+    ]);
+    const found = await coll
+      .find({ age: { $gte: 20 } }, { projection: { _id: 0, name: 1 } })
+      .sort({ name: -1 })
+      .skip(1)
+      .limit(5)
+      .toArray();
+    expect(found).toEqual([{ name: 'b' }, { name: 'a' }]);
+    expect(await coll.countDocuments({ tags: 'x' })).toBe(2);
+    expect(await coll.estimatedDocumentCount()).toBe(3);
+    expect(await coll.distinct('tags')).toEqual(['x', 'y']);
+  });
+
+  it('round-trips BSON types exactly', async () => {
+    const coll = h.client.db('basics').collection('types');
+    const doc = {
+      _id: new ObjectId(),
+      int: new Int32(5),
+      double: new Double(5),
+      fraction: 1.5,
+      long: Long.fromString('9007199254740993'),
+      decimal: Decimal128.fromString('1.10'),
+      date: new Date('2024-01-02T03:04:05.678Z'),
+      bin: new Binary(Buffer.from([1, 2, 3]), 4),
+      nothing: null,
+      nested: [[1, [2]], { a: [new Date(0)] }],
+    };
+    await coll.insertOne(doc);
+    const back = await coll.findOne({ _id: doc._id }, { promoteValues: false, promoteLongs: false });
+    expect(back!.int).toBeInstanceOf(Int32);
+    expect(back!.double).toBeInstanceOf(Double);
+    expect(back!.long).toBeInstanceOf(Long);
+    expect((back!.long as Long).toString()).toBe('9007199254740993');
+    expect(back!.decimal.toString()).toBe('1.10');
+    expect(back!.date).toEqual(doc.date);
+    expect(back!.bin.sub_type).toBe(4);
+    expect(back!.nothing).toBeNull();
+  });
+
+  it('compares ObjectId, Date and Long by value in equality, $in, ranges and sort', async () => {
+    const coll = h.client.db('basics').collection('ordering');
+    const ids = [0, 1, 2].map((i) => new ObjectId(`65000000000000000000000${i}`));
+    await coll.insertMany(
+      ids.map((_id, i) => ({
+        _id,
+        at: new Date(1000 * (3 - i)),
+        n: Long.fromNumber(10 ** i),
+        mixed: [null, 'a', 3, {}][i],
+      })),
+    );
+    expect(await coll.countDocuments({ _id: { $in: [new ObjectId(ids[1]!.toHexString())] } })).toBe(1);
+    expect(await coll.countDocuments({ _id: { $gt: ids[0] } })).toBe(2);
+    expect(await coll.countDocuments({ at: { $lt: new Date(2500) } })).toBe(2);
+    expect(await coll.countDocuments({ n: { $gte: 9 } })).toBe(2);
+    expect(await coll.countDocuments({ n: 100 })).toBe(1);
+    const byDate = await coll.find().sort({ at: 1 }).toArray();
+    expect(byDate.map((d) => d._id.toHexString())).toEqual(
+      [ids[2], ids[1], ids[0]].map((id) => id!.toHexString()),
+    );
+    const byMixed = await coll.find().sort({ mixed: 1 }).toArray();
+    expect(byMixed.map((d) => d.mixed)).toEqual([null, 3, 'a']);
+  });
+
+  it('sorts arrays by their smallest element ascending and largest descending', async () => {
+    const coll = h.client.db('basics').collection('arraysort');
+    await coll.insertMany([
+      { k: 'p', v: [5, 1] },
+      { k: 'q', v: 3 },
+      { k: 'r', v: [2, 9] },
+    ]);
+    expect((await coll.find().sort({ v: 1 }).toArray()).map((d) => d.k)).toEqual(['p', 'r', 'q']);
+    expect((await coll.find().sort({ v: -1 }).toArray()).map((d) => d.k)).toEqual(['r', 'p', 'q']);
+  });
+
+  it('updates with operators, arrayFilters, upserts and pipelines', async () => {
+    const coll = h.client.db('basics').collection('updates');
+    await coll.insertOne({ _id: 1 as never, n: 1, items: [{ q: 1 }, { q: 5 }] });
+    const r1 = await coll.updateOne(
+      { _id: 1 as never },
+      { $inc: { n: 2 }, $set: { 'items.$[big].q': 0 } },
+      { arrayFilters: [{ 'big.q': { $gt: 2 } }] },
+    );
+    expect(r1.modifiedCount).toBe(1);
+    expect(await coll.findOne({ _id: 1 as never })).toEqual({ _id: 1, n: 3, items: [{ q: 1 }, { q: 0 }] });
+    const r2 = await coll.updateOne(
+      { name: 'new' },
+      { $set: { x: 1 }, $setOnInsert: { created: true } },
+      { upsert: true },
+    );
+    expect(r2.upsertedId).toBeInstanceOf(ObjectId);
+    expect(await coll.findOne({ name: 'new' }, { projection: { _id: 0 } })).toEqual({
+      name: 'new',
+      x: 1,
+      created: true,
+    });
+    await coll.updateOne({ _id: 1 as never }, [{ $set: { total: { $add: ['$n', 10] } } }]);
+    expect((await coll.findOne({ _id: 1 as never }))!.total).toBe(13);
+    await expect(coll.updateOne({ _id: 1 as never }, { $set: { _id: 2 } })).rejects.toMatchObject({
+      code: 66,
+    });
+    await expect(coll.updateOne({ _id: 1 as never }, { $foo: { a: 1 } } as never)).rejects.toMatchObject({
+      code: 9,
+    });
+    const replaced = await coll.replaceOne({ _id: 1 as never }, { only: true });
+    expect(replaced.modifiedCount).toBe(1);
+    expect(await coll.findOne({ _id: 1 as never })).toEqual({ _id: 1, only: true });
+  });
+
+  it('findAndModify returns before/after values and lastErrorObject', async () => {
+    const coll = h.client.db('basics').collection('fam');
+    await coll.insertMany([
+      { k: 1, v: 'a' },
+      { k: 2, v: 'b' },
+    ]);
+    const after = await coll.findOneAndUpdate(
+      { k: 1 },
+      { $set: { v: 'z' } },
+      { returnDocument: 'after', projection: { _id: 0 } },
+    );
+    expect(after).toEqual({ k: 1, v: 'z' });
+    const upserted = await coll.findOneAndUpdate(
+      { k: 3 },
+      { $set: { v: 'c' } },
+      { upsert: true, returnDocument: 'after', includeResultMetadata: true },
+    );
+    expect(upserted.lastErrorObject).toMatchObject({ n: 1, updatedExisting: false });
+    const removed = await coll.findOneAndDelete({ k: 2 }, { projection: { _id: 0 } });
+    expect(removed).toEqual({ k: 2, v: 'b' });
+    expect(await coll.countDocuments()).toBe(2);
+  });
+
+  it('deletes one or many', async () => {
+    const coll = h.client.db('basics').collection('deletes');
+    await coll.insertMany([{ a: 1 }, { a: 1 }, { a: 2 }]);
+    expect((await coll.deleteOne({ a: 1 })).deletedCount).toBe(1);
+    expect((await coll.deleteMany({})).deletedCount).toBe(2);
+  });
+
+  it('aggregates with mingo and refuses unsupported stages', async () => {
+    const coll = h.client.db('basics').collection('agg');
+    await coll.insertMany([
+      { g: 'a', v: 1 },
+      { g: 'a', v: 2 },
+      { g: 'b', v: 5 },
+    ]);
+    const out = await coll
+      .aggregate([
+        { $match: { v: { $gt: 0 } } },
+        { $group: { _id: '$g', s: { $sum: '$v' } } },
+        { $sort: { _id: 1 } },
+      ])
+      .toArray();
+    expect(out).toEqual([
+      { _id: 'a', s: 3 },
+      { _id: 'b', s: 5 },
+    ]);
+    await expect(coll.aggregate([{ $match: {} }, { $geoNear: {} }]).toArray()).rejects.toMatchObject({
+      code: 40602,
+    });
+    await expect(coll.aggregate([{ $out: 'x' }]).toArray()).rejects.toMatchObject({ code: 40324 });
+    expect(await coll.findOne({ g: 'a' })).toMatchObject({ v: 1 });
+  });
+
+  it('answers bad filters, unknown commands and transactions with MongoDB errors', async () => {
+    const db = h.client.db('basics');
+    await expect(db.collection('x').findOne({ a: { $foo: 1 } })).rejects.toMatchObject({
+      code: 2,
+      message: 'unknown operator: $foo',
+    });
+    await expect(db.collection('x').findOne({ $text: { $search: 'a' } })).rejects.toMatchObject({ code: 27 });
+    const err = await db.command({ frobnicate: 1 }).catch((e: MongoServerError) => e);
+    expect(err).toMatchObject({
+      code: 59,
+      codeName: 'CommandNotFound',
+      message: "no such command: 'frobnicate'",
+    });
+    const session = h.client.startSession();
+    session.startTransaction();
+    await expect(db.collection('x').insertOne({ a: 1 }, { session })).rejects.toBeInstanceOf(Error);
+    await session.endSession();
+    expect((await db.command({ ping: 1 })).ok).toBe(1);
+  });
+
+  it('manages collections and indexes', async () => {
+    const db = h.client.db('catalog');
+    await db.createCollection('c1');
+    await expect(db.createCollection('c1')).rejects.toMatchObject({ code: 48 });
+    const coll = db.collection('c1');
+    expect(await coll.createIndex({ name: 1 }, { unique: true })).toBe('name_1');
+    expect(await coll.createIndex({ loc: '2dsphere' })).toBe('loc_2dsphere');
+    expect((await coll.listIndexes().toArray()).map((i) => i.name)).toEqual([
+      '_id_',
+      'name_1',
+      'loc_2dsphere',
+    ]);
+    await coll.dropIndex('loc_2dsphere');
+    expect(await db.listCollections({ name: 'c1' }, { nameOnly: true }).toArray()).toEqual([
+      { name: 'c1', type: 'collection' },
+    ]);
+    const dbs = await h.client.db('admin').admin().listDatabases();
+    expect(dbs.databases.map((d) => d.name)).toContain('catalog');
+    expect(await coll.drop()).toBe(true);
+    await db.dropDatabase();
+    expect((await h.client.db('admin').admin().listDatabases()).databases.map((d) => d.name)).not.toContain(
+      'catalog',
+    );
+  });
+});

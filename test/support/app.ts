@@ -1,0 +1,56 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import { Writable } from 'node:stream';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { Database } from '../../src/db/database.ts';
+import { createLogger } from '../../src/log.ts';
+import { startTestDatabase, type TestDatabase } from './database.ts';
+
+export interface TestApp {
+  /** Base URL of the listening app, e.g. http://127.0.0.1:54321 */
+  url: string;
+  database: Database;
+  testDatabase: TestDatabase;
+  /** Every log line the app wrote, parsed. */
+  logs: Record<string, unknown>[];
+  server: Server;
+  close(): Promise<void>;
+}
+
+/** The real app over real HTTP, on a fresh test database, with its log lines captured. */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const testDatabase = await startTestDatabase();
+  const config = loadConfig({ LOG_LEVEL: 'info', ...env });
+  const logs: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n')) if (line) logs.push(JSON.parse(line));
+      done();
+    },
+  });
+  const logger = createLogger('info', sink);
+  const database = new Database({
+    uri: testDatabase.uri,
+    dbName: testDatabase.db.databaseName,
+    timeoutMs: 1500,
+    logger,
+  });
+  await database.ensureIndexes();
+  const server = createServer(buildApp({ config, database, logger }).callback());
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    database,
+    testDatabase,
+    logs,
+    server,
+    async close() {
+      await new Promise((resolve) => server.close(resolve));
+      await database.close();
+      await testDatabase.close();
+    },
+  };
+}
