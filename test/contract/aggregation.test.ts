@@ -1,0 +1,431 @@
+/**
+ * Aggregation contract: the pipeline stages the API uses ($match, $project, $addFields/$set, $unwind,
+ * $group, $sort, $skip, $limit, $count, $facet, $lookup, $replaceRoot, $unset, $sortByCount) and the
+ * error for an unknown stage, following the MongoDB manual's stage reference.
+ */
+import { type Document } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestDatabase, type TestDatabase } from '../support/database.ts';
+import { type AnyCollection, collections, idsOf, serverError, sortedStrings } from './shared.ts';
+
+let tdb: TestDatabase;
+let fresh: (label: string) => AnyCollection;
+let services: AnyCollection;
+let organizations: AnyCollection;
+
+const serviceDocs: Document[] = [
+  { _id: 's1', org: 'o1', name: 'Food Pantry', status: 'active', tags: ['food', 'free'], capacity: 10 },
+  { _id: 's2', org: 'o1', name: 'Shelter', status: 'active', tags: ['housing'], capacity: 30 },
+  { _id: 's3', org: 'o2', name: 'Clinic', status: 'inactive', tags: ['health', 'free'], capacity: 5 },
+  { _id: 's4', org: 'o2', name: 'Legal Aid', status: 'active', tags: ['free'], capacity: 8 },
+  { _id: 's5', org: 'o3', name: 'Meals', status: 'active', tags: ['food', 'free'], capacity: 12 },
+  { _id: 's6', org: 'o9', name: 'Orphan', status: 'inactive', capacity: 1 },
+];
+
+beforeAll(async () => {
+  tdb = await startTestDatabase();
+  fresh = collections(tdb.db, 'agg');
+  services = fresh('services');
+  organizations = fresh('organizations');
+  await services.insertMany(serviceDocs);
+  await organizations.insertMany([
+    { _id: 'o1', name: 'Org One', address: { city: 'Chicago', zip: '60601' } },
+    { _id: 'o2', name: 'Org Two', address: { city: 'Evanston', zip: '60201' } },
+    { _id: 'o3', name: 'Org Three', address: { city: 'Skokie', zip: '60076' } },
+  ]);
+});
+
+afterAll(async () => {
+  await tdb?.close();
+});
+
+const run = (c: AnyCollection, pipeline: Document[]) => c.aggregate(pipeline).toArray();
+
+describe('$match, $project, $addFields/$set, $unset', () => {
+  it('$match filters with query operators and $project reshapes with expressions', async () => {
+    const out = await run(services, [
+      { $match: { status: 'active', capacity: { $gte: 10 } } },
+      { $sort: { _id: 1 } },
+      {
+        $project: { _id: 0, name: 1, upper: { $toUpper: '$name' }, double: { $multiply: ['$capacity', 2] } },
+      },
+    ]);
+    expect(out).toEqual([
+      { name: 'Food Pantry', upper: 'FOOD PANTRY', double: 20 },
+      { name: 'Shelter', upper: 'SHELTER', double: 60 },
+      { name: 'Meals', upper: 'MEALS', double: 24 },
+    ]);
+  });
+
+  it('$project exclusion removes fields and keeps the rest', async () => {
+    const out = await run(services, [{ $match: { _id: 's2' } }, { $project: { tags: 0, capacity: 0 } }]);
+    expect(out).toEqual([{ _id: 's2', org: 'o1', name: 'Shelter', status: 'active' }]);
+  });
+
+  it('$match with $expr compares fields of the same document', async () => {
+    const c = fresh('expr');
+    await c.insertMany([
+      { _id: 1, used: 5, limit: 10 },
+      { _id: 2, used: 12, limit: 10 },
+    ]);
+    expect(idsOf(await run(c, [{ $match: { $expr: { $gt: ['$used', '$limit'] } } }]))).toEqual([2]);
+  });
+
+  it('$addFields and its alias $set add or overwrite fields, including embedded ones', async () => {
+    const out = await run(services, [
+      { $match: { _id: 's1' } },
+      { $addFields: { capacity: { $add: ['$capacity', 1] }, 'meta.source': 'test' } },
+      { $set: { tagCount: { $size: '$tags' } } },
+      { $project: { _id: 1, capacity: 1, meta: 1, tagCount: 1 } },
+    ]);
+    expect(out).toEqual([{ _id: 's1', capacity: 11, meta: { source: 'test' }, tagCount: 2 }]);
+  });
+
+  it('$unset removes one or several fields, also embedded ones', async () => {
+    const out = await run(organizations, [
+      { $match: { _id: 'o1' } },
+      { $unset: 'name' },
+      { $unset: ['address.zip'] },
+    ]);
+    expect(out).toEqual([{ _id: 'o1', address: { city: 'Chicago' } }]);
+  });
+});
+
+describe('expression operators', () => {
+  it('$round rounds to the given decimal place, halves to even', async () => {
+    const c = fresh('round');
+    await c.insertOne({ _id: 1 });
+    const [out] = await run(c, [
+      {
+        $project: {
+          _id: 0,
+          a: { $round: [39.479, 0] },
+          b: { $round: [1234.5678, 2] },
+          c: { $round: [1234.5678, -2] },
+          d: { $round: [1234.5678, -4] },
+          e: { $round: [1234.5678, 0] },
+          f: { $round: [10.5, 0] },
+          g: { $round: [11.5, 0] },
+          h: { $round: [10.51, 0] },
+          i: { $round: [1290, -2] },
+          j: { $round: [-2.7, 0] },
+        },
+      },
+    ]);
+    // the manual's examples: 1234.57, 1200, 0 and 1235; a value of 5 rounds to the nearest even value
+    expect(out).toEqual({ a: 39, b: 1234.57, c: 1200, d: 0, e: 1235, f: 10, g: 12, h: 11, i: 1300, j: -3 });
+  });
+});
+
+describe('$unwind', () => {
+  // The manual's inventory example: an array, an empty array, a non-array value, a missing field and null.
+  let inventory: AnyCollection;
+  beforeAll(async () => {
+    inventory = fresh('inventory');
+    await inventory.insertMany([
+      { _id: 1, item: 'ABC', sizes: ['S', 'M', 'L'] },
+      { _id: 2, item: 'EFG', sizes: [] },
+      { _id: 3, item: 'IJK', sizes: 'M' },
+      { _id: 4, item: 'LMN' },
+      { _id: 5, item: 'XYZ', sizes: null },
+    ]);
+  });
+
+  it('outputs one document per element, treats a non-array as one element, and drops null/missing/empty', async () => {
+    expect(
+      await run(inventory, [{ $sort: { _id: 1 } }, { $unwind: '$sizes' }, { $project: { item: 0 } }]),
+    ).toEqual([
+      { _id: 1, sizes: 'S' },
+      { _id: 1, sizes: 'M' },
+      { _id: 1, sizes: 'L' },
+      { _id: 3, sizes: 'M' },
+    ]);
+  });
+
+  it('preserveNullAndEmptyArrays keeps the documents without elements', async () => {
+    const out = await run(inventory, [
+      { $sort: { _id: 1 } },
+      { $unwind: { path: '$sizes', preserveNullAndEmptyArrays: true } },
+      { $project: { item: 0 } },
+    ]);
+    expect(out).toEqual([
+      { _id: 1, sizes: 'S' },
+      { _id: 1, sizes: 'M' },
+      { _id: 1, sizes: 'L' },
+      { _id: 2 },
+      { _id: 3, sizes: 'M' },
+      { _id: 4 },
+      { _id: 5, sizes: null },
+    ]);
+  });
+
+  it('includeArrayIndex adds the element index (a long), null for non-array values', async () => {
+    const out = await run(inventory, [
+      { $sort: { _id: 1 } },
+      { $unwind: { path: '$sizes', includeArrayIndex: 'arrayIndex', preserveNullAndEmptyArrays: true } },
+      { $project: { item: 0 } },
+    ]);
+    expect(out).toEqual([
+      { _id: 1, sizes: 'S', arrayIndex: 0 },
+      { _id: 1, sizes: 'M', arrayIndex: 1 },
+      { _id: 1, sizes: 'L', arrayIndex: 2 },
+      { _id: 2, arrayIndex: null },
+      { _id: 3, sizes: 'M', arrayIndex: null },
+      { _id: 4, arrayIndex: null },
+      { _id: 5, sizes: null, arrayIndex: null },
+    ]);
+    const longs = await run(inventory, [
+      { $unwind: { path: '$sizes', includeArrayIndex: 'arrayIndex' } },
+      { $match: { arrayIndex: { $type: 'long' } } },
+    ]);
+    expect(longs).toHaveLength(3);
+  });
+});
+
+describe('$group, $sort, $skip, $limit, $count, $sortByCount', () => {
+  it('$group computes accumulators per key', async () => {
+    const out = await run(services, [
+      {
+        $group: {
+          _id: '$org',
+          count: { $sum: 1 },
+          total: { $sum: '$capacity' },
+          avg: { $avg: '$capacity' },
+          min: { $min: '$capacity' },
+          max: { $max: '$capacity' },
+          names: { $push: '$name' },
+          statuses: { $addToSet: '$status' },
+        },
+      },
+      { $sort: { _id: 1 } },
+    ]);
+    const normalised = out.map((g) => ({
+      ...g,
+      names: sortedStrings(g.names),
+      statuses: sortedStrings(g.statuses),
+    }));
+    expect(normalised).toEqual([
+      {
+        _id: 'o1',
+        count: 2,
+        total: 40,
+        avg: 20,
+        min: 10,
+        max: 30,
+        names: ['Food Pantry', 'Shelter'],
+        statuses: ['active'],
+      },
+      {
+        _id: 'o2',
+        count: 2,
+        total: 13,
+        avg: 6.5,
+        min: 5,
+        max: 8,
+        names: ['Clinic', 'Legal Aid'],
+        statuses: ['active', 'inactive'],
+      },
+      { _id: 'o3', count: 1, total: 12, avg: 12, min: 12, max: 12, names: ['Meals'], statuses: ['active'] },
+      { _id: 'o9', count: 1, total: 1, avg: 1, min: 1, max: 1, names: ['Orphan'], statuses: ['inactive'] },
+    ]);
+  });
+
+  it('$group with _id null totals everything; $first and $last follow the preceding $sort', async () => {
+    const out = await run(services, [
+      { $sort: { capacity: 1 } },
+      {
+        $group: {
+          _id: null,
+          n: { $sum: 1 },
+          capacity: { $sum: '$capacity' },
+          smallest: { $first: '$name' },
+          largest: { $last: '$name' },
+        },
+      },
+    ]);
+    expect(out).toEqual([{ _id: null, n: 6, capacity: 66, smallest: 'Orphan', largest: 'Shelter' }]);
+  });
+
+  it('$group by a compound key and by a missing field (grouped under null)', async () => {
+    const out = await run(services, [
+      { $group: { _id: { org: '$org', status: '$status' }, n: { $sum: 1 } } },
+      { $sort: { '_id.org': 1, '_id.status': 1 } },
+    ]);
+    expect(out).toEqual([
+      { _id: { org: 'o1', status: 'active' }, n: 2 },
+      { _id: { org: 'o2', status: 'active' }, n: 1 },
+      { _id: { org: 'o2', status: 'inactive' }, n: 1 },
+      { _id: { org: 'o3', status: 'active' }, n: 1 },
+      { _id: { org: 'o9', status: 'inactive' }, n: 1 },
+    ]);
+    const byMissing = await run(services, [{ $group: { _id: '$nonexistent', n: { $sum: 1 } } }]);
+    expect(byMissing).toEqual([{ _id: null, n: 6 }]);
+  });
+
+  it('$sort, $skip and $limit page through results', async () => {
+    const out = await run(services, [
+      { $sort: { status: 1, capacity: -1 } },
+      { $skip: 1 },
+      { $limit: 3 },
+      { $project: { _id: 1 } },
+    ]);
+    // active by capacity desc: s2(30), s5(12), s1(10), s4(8); inactive: s3(5), s6(1)
+    expect(idsOf(out)).toEqual(['s5', 's1', 's4']);
+  });
+
+  it('$count outputs one document with the count, and no document for empty input', async () => {
+    expect(await run(services, [{ $match: { status: 'active' } }, { $count: 'activeCount' }])).toEqual([
+      { activeCount: 4 },
+    ]);
+    expect(await run(services, [{ $match: { status: 'nope' } }, { $count: 'n' }])).toEqual([]);
+  });
+
+  it('$sortByCount groups by a value and sorts by count descending', async () => {
+    const out = await run(services, [{ $unwind: '$tags' }, { $sortByCount: '$tags' }]);
+    expect(out.slice(0, 2)).toEqual([
+      { _id: 'free', count: 4 },
+      { _id: 'food', count: 2 },
+    ]);
+    // the two tags with count 1 tie, so their relative order is not defined
+    expect(out).toHaveLength(4);
+    expect(sortedStrings(out.slice(2).map((g) => g._id))).toEqual(['health', 'housing']);
+    expect(out.slice(2).every((g) => g.count === 1)).toBe(true);
+  });
+});
+
+describe('$facet', () => {
+  it('returns a page of items and the total count in one document (list paging)', async () => {
+    const out = await run(services, [
+      { $match: { status: 'active' } },
+      {
+        $facet: {
+          items: [{ $sort: { name: 1 } }, { $skip: 1 }, { $limit: 2 }, { $project: { _id: 1, name: 1 } }],
+          total: [{ $count: 'count' }],
+        },
+      },
+    ]);
+    expect(out).toEqual([
+      {
+        items: [
+          { _id: 's4', name: 'Legal Aid' },
+          { _id: 's5', name: 'Meals' },
+        ],
+        total: [{ count: 4 }],
+      },
+    ]);
+  });
+
+  it('on an empty match returns empty arrays for every facet', async () => {
+    const out = await run(services, [
+      { $match: { status: 'none' } },
+      { $facet: { items: [{ $limit: 10 }], total: [{ $count: 'count' }] } },
+    ]);
+    expect(out).toEqual([{ items: [], total: [] }]);
+  });
+});
+
+describe('$lookup', () => {
+  it('joins on localField/foreignField, with an empty array when nothing matches', async () => {
+    const out = await run(services, [
+      { $match: { _id: { $in: ['s1', 's6'] } } },
+      { $sort: { _id: 1 } },
+      {
+        $lookup: {
+          from: organizations.collectionName,
+          localField: 'org',
+          foreignField: '_id',
+          as: 'organization',
+        },
+      },
+      { $project: { _id: 1, organization: 1 } },
+    ]);
+    expect(out).toEqual([
+      {
+        _id: 's1',
+        organization: [{ _id: 'o1', name: 'Org One', address: { city: 'Chicago', zip: '60601' } }],
+      },
+      { _id: 's6', organization: [] },
+    ]);
+  });
+
+  it('an array localField matches any of its elements', async () => {
+    const c = fresh('lookuparray');
+    await c.insertOne({ _id: 'x', orgs: ['o3', 'o1', 'o7'] });
+    const out = await run(c, [
+      {
+        $lookup: {
+          from: organizations.collectionName,
+          localField: 'orgs',
+          foreignField: '_id',
+          as: 'joined',
+        },
+      },
+    ]);
+    expect(out).toHaveLength(1);
+    expect(sortedStrings(idsOf(out[0]?.joined))).toEqual(['o1', 'o3']);
+  });
+
+  it('the pipeline form with let joins on an $expr condition and runs the sub-pipeline', async () => {
+    const out = await run(organizations, [
+      { $sort: { _id: 1 } },
+      {
+        $lookup: {
+          from: services.collectionName,
+          let: { orgId: '$_id' },
+          pipeline: [
+            { $match: { $expr: { $and: [{ $eq: ['$org', '$$orgId'] }, { $eq: ['$status', 'active'] }] } } },
+            { $sort: { name: 1 } },
+            { $project: { _id: 0, name: 1 } },
+          ],
+          as: 'activeServices',
+        },
+      },
+      { $project: { _id: 1, activeServices: 1 } },
+    ]);
+    expect(out).toEqual([
+      { _id: 'o1', activeServices: [{ name: 'Food Pantry' }, { name: 'Shelter' }] },
+      { _id: 'o2', activeServices: [{ name: 'Legal Aid' }] },
+      { _id: 'o3', activeServices: [{ name: 'Meals' }] },
+    ]);
+  });
+});
+
+describe('$replaceRoot', () => {
+  it('promotes an embedded document to the top level', async () => {
+    const out = await run(organizations, [{ $sort: { _id: 1 } }, { $replaceRoot: { newRoot: '$address' } }]);
+    expect(out).toEqual([
+      { city: 'Chicago', zip: '60601' },
+      { city: 'Evanston', zip: '60201' },
+      { city: 'Skokie', zip: '60076' },
+    ]);
+  });
+
+  it('accepts a computed document', async () => {
+    const out = await run(organizations, [
+      { $match: { _id: 'o2' } },
+      { $replaceRoot: { newRoot: { id: '$_id', city: '$address.city' } } },
+    ]);
+    expect(out).toEqual([{ id: 'o2', city: 'Evanston' }]);
+  });
+
+  it('fails when newRoot does not evaluate to a document', async () => {
+    await serverError(run(services, [{ $replaceRoot: { newRoot: '$name' } }]));
+  });
+});
+
+describe('pipeline errors', () => {
+  it('an unknown stage fails with "Unrecognized pipeline stage name" (code 40324)', async () => {
+    const err = await serverError(run(services, [{ $match: {} }, { $noSuchStage: {} }]));
+    expect(err.code).toBe(40324);
+    expect(err.message).toContain('$noSuchStage');
+  });
+
+  it('an unknown expression operator fails', async () => {
+    const err = await serverError(run(services, [{ $project: { x: { $noSuchOperator: '$name' } } }]));
+    expect(typeof err.code).toBe('number');
+  });
+
+  it('aggregating a collection that does not exist yields no documents', async () => {
+    expect(await run(fresh('missing'), [{ $match: {} }, { $count: 'n' }])).toEqual([]);
+  });
+});

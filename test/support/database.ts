@@ -1,0 +1,88 @@
+/**
+ * A database for tests: real MongoDB when `MONGODB_URI` is set, otherwise the offline
+ * MongoDB stand-in (`src/standin/`) started in-process on a free port with a fresh data dir.
+ *
+ * Running the contract suite against real MongoDB (it must pass there too; that is what
+ * holds the stand-in to MongoDB's behaviour):
+ *
+ *     MONGODB_URI=mongodb://localhost:27017 npx vitest run test/contract
+ *
+ * Against real MongoDB each `startTestDatabase()` uses a fresh database named
+ * `hsds_test_<random>` and drops it on `close()`. The durability tests, which have to kill and
+ * restart the server, are skipped there.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MongoClient, type Db } from 'mongodb';
+
+export interface TestDatabase {
+  /** Connection string of the server (no database name in it). */
+  uri: string;
+  client: MongoClient;
+  /** A fresh database for this test run. */
+  db: Db;
+  kind: 'mongodb' | 'standin';
+  close(): Promise<void>;
+}
+
+/** True when tests run against an external MongoDB (`MONGODB_URI`) rather than the stand-in. */
+export const usingExternalMongo = (): boolean => Boolean(process.env.MONGODB_URI);
+
+export const randomDatabaseName = (): string => `hsds_test_${randomBytes(6).toString('hex')}`;
+
+export async function startTestDatabase(): Promise<TestDatabase> {
+  const external = process.env.MONGODB_URI;
+  if (external) {
+    const client = await new MongoClient(external).connect();
+    const db = client.db(randomDatabaseName());
+    return {
+      uri: external,
+      client,
+      db,
+      kind: 'mongodb',
+      async close() {
+        try {
+          await db.dropDatabase();
+        } finally {
+          await client.close();
+        }
+      },
+    };
+  }
+
+  // Imported lazily so that a run against real MongoDB never loads the stand-in.
+  const { startStandin } = await import('../../src/standin/server.ts');
+  const dataDir = await mkdtemp(join(tmpdir(), 'hsds-standin-'));
+  let standin: Awaited<ReturnType<typeof startStandin>> | undefined;
+  let client: MongoClient | undefined;
+  try {
+    standin = await startStandin({ port: 0, dataDir });
+    client = await new MongoClient(standin.uri).connect();
+  } catch (error) {
+    await client?.close();
+    await standin?.close();
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  const started = standin;
+  const connected = client;
+  return {
+    uri: started.uri,
+    client: connected,
+    db: connected.db(randomDatabaseName()),
+    kind: 'standin',
+    async close() {
+      try {
+        await connected.close();
+      } finally {
+        try {
+          await started.close();
+        } finally {
+          await rm(dataDir, { recursive: true, force: true });
+        }
+      }
+    },
+  };
+}
