@@ -6,6 +6,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { Database } from './db/database.ts';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from './db/embedded.ts';
 import { closeGracefully } from './http/graceful-close.ts';
+import { seedSampleData } from './ingest/seed.ts';
 import { HttpMetrics } from './http/metrics.ts';
 import { createLogger } from './log.ts';
 
@@ -28,9 +29,16 @@ async function main(config: Config): Promise<void> {
     timeoutMs: config.dbTimeoutMs,
     logger,
   });
-  // Indexes are created in the background, retried until the database answers: the API serves (503s
-  // where it needs the database) meanwhile, so an orchestrator's probes see a live process.
-  void retryUntilDone(() => database.ensureIndexes(), logger, 'creating indexes');
+  // Indexes (and the sample data) are set up in the background, retried until the database answers: the
+  // API serves (503s where it needs the database) meanwhile, so an orchestrator's probes see a live process.
+  void retryUntilDone(
+    async () => {
+      await database.ensureIndexes();
+      if (config.seed) await seedSampleData(database.db, logger);
+    },
+    logger,
+    'preparing the database',
+  );
 
   const metrics = new HttpMetrics();
   collectDefaultMetrics({ register: metrics.registry });

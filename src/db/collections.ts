@@ -1,23 +1,44 @@
 import type { IndexDescription } from 'mongodb';
+import { entityTypes, foreignKeysOf, rowCollection, type RootEntity } from '../ingest/entities.ts';
 
-/** Every collection the application owns, by role. */
-export const collectionNames = {
-  services: 'services',
-  organizations: 'organizations',
-  serviceAtLocations: 'service_at_locations',
-  taxonomies: 'taxonomies',
-  taxonomyTerms: 'taxonomy_terms',
-} as const;
+/** The collection of nested documents the API serves for each root entity. */
+export const documentCollection: Record<RootEntity, string> = {
+  service: 'services',
+  organization: 'organizations',
+  service_at_location: 'service_at_locations',
+  taxonomy: 'taxonomies',
+  taxonomy_term: 'taxonomy_terms',
+};
 
-export type CollectionName = (typeof collectionNames)[keyof typeof collectionNames];
+/** Changes written to rows whose nested documents are not yet rebuilt: finished by the next import. */
+export const PENDING_COLLECTION = 'import.pending';
 
+const ascending = (...fields: string[]): IndexDescription[] =>
+  fields.map((field) => ({ key: { [field]: 1 }, name: `${field}_1` }));
 const byId: IndexDescription = { key: { id: 1 }, name: 'id_1', unique: true };
+/** Every nested document: by id, by the words of its text, and by the ids it embeds (for rebuilds). */
+const documentIndexes = [byId, ...ascending('_search', '_deps')];
+const classified = ascending('_terms', '_taxonomies');
 
 /** The indexes each collection must have; created idempotently at start-up. */
-export const collectionIndexes: Record<CollectionName, IndexDescription[]> = {
-  services: [byId],
-  organizations: [byId],
-  service_at_locations: [byId],
-  taxonomies: [byId],
-  taxonomy_terms: [byId],
+export const collectionIndexes: Record<string, IndexDescription[]> = {
+  services: [
+    ...documentIndexes,
+    ...classified,
+    ...ascending('organization.id', 'last_modified'),
+    { key: { '_geo.areas': '2dsphere' }, name: '_geo.areas_2dsphere' },
+  ],
+  organizations: [...documentIndexes, ...classified],
+  service_at_locations: [
+    ...documentIndexes,
+    ...classified,
+    ...ascending('service.id', 'service.organization.id', 'service.last_modified', '_geo.postcodes'),
+    { key: { '_geo.point': '2dsphere' }, name: '_geo.point_2dsphere' },
+    { key: { '_geo.areas': '2dsphere' }, name: '_geo.areas_2dsphere' },
+  ],
+  taxonomies: documentIndexes,
+  taxonomy_terms: [...documentIndexes, ...ascending('parent_id', 'taxonomy_id')],
+  ...Object.fromEntries(
+    entityTypes.map((entity) => [rowCollection(entity), ascending(...foreignKeysOf(entity))]),
+  ),
 };

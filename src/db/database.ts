@@ -1,6 +1,6 @@
-import { MongoClient, type Collection, type Db, type Document } from 'mongodb';
+import { MongoClient, type Db } from 'mongodb';
 import type { Logger } from 'pino';
-import { collectionIndexes, type CollectionName } from './collections.ts';
+import { collectionIndexes } from './collections.ts';
 
 export interface DatabaseOptions {
   uri: string;
@@ -28,10 +28,6 @@ export class Database {
     });
     this.db = this.client.db(options.dbName);
     this.logger = options.logger;
-  }
-
-  collection<T extends Document = Document>(name: CollectionName): Collection<T> {
-    return this.db.collection<T>(name);
   }
 
   /** Creates every collection's indexes; MongoDB treats an identical existing index as a no-op. */

@@ -9,9 +9,13 @@ export interface RunningProcess {
   exited: Promise<number | string>;
 }
 
-/** Starts `tsx <script>` with extra environment variables, collecting its output. */
-export function startScript(script: string, env: Record<string, string>): RunningProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+/** Starts `tsx <script> [args]` with extra environment variables, collecting its output. */
+export function startScript(
+  script: string,
+  env: Record<string, string>,
+  args: string[] = [],
+): RunningProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

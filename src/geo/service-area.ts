@@ -1,0 +1,65 @@
+import { geometryProblem, type GeoJsonGeometry } from './indexable.ts';
+
+/** What a service area covers, in the forms postcode search can use. */
+export interface Coverage {
+  /** Areas given as GeoJSON polygons that MongoDB can index. */
+  areas: GeoJsonGeometry[];
+  /** Postcodes the area lists, normalized (upper case, no spaces). */
+  postcodes: string[];
+  /** Why parts of the data could not be used. */
+  problems: string[];
+}
+
+const AREA_TYPES = new Set(['Polygon', 'MultiPolygon']);
+/** A postcode or ZIP code token: letters, digits, spaces and one dash, 3 to 10 characters. */
+const POSTCODE = /^[A-Z0-9][A-Z0-9 -]{1,8}[A-Z0-9]$/i;
+
+export const normalizePostcode = (postcode: string) => postcode.toUpperCase().replace(/\s+/g, '');
+
+/**
+ * Reads a service area's `extent`: a GeoJSON Polygon/MultiPolygon (`extent_type` geojson), or a list of
+ * postcodes (`extent_type` text whose every comma-, semicolon- or newline-separated item looks like a
+ * postcode). Anything else (KML, TopoJSON, free text) is kept as data but does not take part in search.
+ */
+export function coverageOf(areas: Array<Record<string, unknown>>): Coverage {
+  const coverage: Coverage = { areas: [], postcodes: [], problems: [] };
+  for (const area of areas) {
+    const { extent, extent_type: type, id } = area;
+    if (typeof extent !== 'string' || extent.trim() === '') continue;
+    if (type === 'geojson') {
+      const geometry = parseGeometry(extent);
+      if (typeof geometry === 'string') coverage.problems.push(`service area ${String(id)}: ${geometry}`);
+      else coverage.areas.push(geometry);
+    } else if (type === 'text' || type === undefined) {
+      const items = extent
+        .split(/[,;\n]/)
+        .map((item) => item.trim())
+        .filter(Boolean);
+      if (items.length > 0 && items.every((item) => POSTCODE.test(item))) {
+        coverage.postcodes.push(...items.map(normalizePostcode));
+      }
+    }
+  }
+  coverage.postcodes = [...new Set(coverage.postcodes)];
+  return coverage;
+}
+
+function parseGeometry(extent: string): GeoJsonGeometry | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(extent);
+  } catch {
+    return 'extent is not valid JSON';
+  }
+  // A Feature wrapping the geometry is common in the wild; its geometry is what we index.
+  if (isObject(value) && value.type === 'Feature' && isObject(value.geometry)) value = value.geometry;
+  if (!isObject(value) || typeof value.type !== 'string' || !AREA_TYPES.has(value.type)) {
+    return 'extent is not a GeoJSON Polygon or MultiPolygon';
+  }
+  const geometry = { type: value.type, coordinates: value.coordinates };
+  const problem = geometryProblem(geometry);
+  return problem === undefined ? geometry : `extent is not a valid polygon: ${problem}`;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);

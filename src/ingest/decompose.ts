@@ -1,0 +1,63 @@
+import { relations, type EntityType } from './entities.ts';
+import type { ChildList, Row, RowWrite } from './row.ts';
+
+export interface Decomposition {
+  rows: RowWrite[];
+  childLists: ChildList[];
+}
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * Splits one validated, nested HSDS record into the normalized rows it contains, setting on each child the
+ * foreign key to its parent (as the tabular form has it) and its position in the parent's list.
+ */
+export function decompose(entity: EntityType, record: Json): Decomposition {
+  const out: Decomposition = { rows: [], childLists: [] };
+  visit(entity, record, 'replace', {}, out);
+  return out;
+}
+
+function visit(
+  entity: EntityType,
+  value: Json,
+  mode: RowWrite['mode'],
+  linkFields: Record<string, unknown>,
+  out: Decomposition,
+): void {
+  const id = value.id as string;
+  const row: Row = { _id: id, id };
+  const nestedFields = new Map(relations[entity].map((relation) => [relation.field, relation]));
+  for (const [key, field] of Object.entries(value)) {
+    if (!nestedFields.has(key)) row[key] = field;
+  }
+  Object.assign(row, linkFields);
+  out.rows.push({ entity, row, mode });
+
+  for (const relation of relations[entity]) {
+    const nested = value[relation.field];
+    if (nested === undefined) continue;
+    if (relation.kind === 'one') {
+      if (!isObject(nested)) continue;
+      row[relation.reference] = nested.id;
+      visit(relation.entity, nested, 'merge', {}, out);
+      continue;
+    }
+    if (!Array.isArray(nested)) continue;
+    const children = nested.filter(isObject);
+    out.childLists.push({
+      entity: relation.entity,
+      foreignKey: relation.foreignKey,
+      parentId: id,
+      ids: children.map((child) => child.id as string),
+    });
+    children.forEach((child, position) => {
+      const link: Record<string, unknown> = { [relation.foreignKey]: id, _position: position };
+      if (relation.kindKey) link[relation.kindKey] = child[relation.kindKey] ?? entity;
+      visit(relation.entity, child, 'replace', link, out);
+    });
+  }
+}

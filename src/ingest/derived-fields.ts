@@ -1,0 +1,118 @@
+import { pointOf } from '../geo/indexable.ts';
+import { coverageOf } from '../geo/service-area.ts';
+import { keywordsOf } from '../search/keywords.ts';
+import type { RootEntity } from './entities.ts';
+
+type Json = Record<string, unknown>;
+
+/**
+ * Fields a stored document carries for queries only (never served): the words of its searchable text,
+ * the taxonomy terms and taxonomies classifying it, and the geometry postcode and proximity search use.
+ */
+export interface DerivedFields {
+  _search: string[];
+  _terms?: string[];
+  _taxonomies?: string[];
+  _geo?: { point?: Json; areas?: Json[]; postcodes?: string[] };
+}
+
+export const DERIVED_FIELD_NAMES = ['_search', '_terms', '_taxonomies', '_geo'] as const;
+
+export function deriveFields(
+  root: RootEntity,
+  document: Json,
+): { fields: DerivedFields; warnings: string[] } {
+  switch (root) {
+    case 'service':
+      return forService(document);
+    case 'service_at_location':
+      return forServiceAtLocation(document);
+    case 'organization':
+      return { fields: { _search: searchable(document), ...classification(document) }, warnings: [] };
+    case 'taxonomy_term':
+      return {
+        fields: { _search: keywordsOf(document.name, document.description, document.code) },
+        warnings: [],
+      };
+    case 'taxonomy':
+      return { fields: { _search: searchable(document) }, warnings: [] };
+  }
+}
+
+function forService(service: Json) {
+  const coverage = coverageOf(list(service.service_areas));
+  const organization = asObject(service.organization);
+  return {
+    fields: {
+      _search: keywordsOf(
+        ...searchableTexts(service),
+        organization?.name,
+        ...list(service.attributes).map((attribute) => asObject(attribute.taxonomy_term)?.name),
+      ),
+      ...classification(service),
+      _geo: geoFields(undefined, coverage),
+    },
+    warnings: coverage.problems,
+  };
+}
+
+function forServiceAtLocation(serviceAtLocation: Json) {
+  const service = asObject(serviceAtLocation.service) ?? {};
+  const location = asObject(serviceAtLocation.location);
+  const warnings: string[] = [];
+  let point: Json | undefined;
+  if (location && (location.latitude !== undefined || location.longitude !== undefined)) {
+    const result = pointOf(location.latitude, location.longitude);
+    if ('point' in result) point = result.point;
+    else warnings.push(`location ${String(location.id)}: ${result.problem}; left out of proximity search`);
+  }
+  // Coverage is the pairing's own service areas, else its service's.
+  const own = list(serviceAtLocation.service_areas);
+  const coverage = coverageOf(own.length > 0 ? own : list(service.service_areas));
+  warnings.push(...coverage.problems.map((problem) => `${problem}; left out of postcode search`));
+  return {
+    fields: {
+      _search: keywordsOf(
+        serviceAtLocation.description,
+        ...searchableTexts(service),
+        asObject(service.organization)?.name,
+        location?.name,
+        ...list(service.attributes).map((attribute) => asObject(attribute.taxonomy_term)?.name),
+      ),
+      ...classification(service),
+      _geo: geoFields(point, coverage),
+    },
+    warnings,
+  };
+}
+
+function geoFields(point: Json | undefined, coverage: ReturnType<typeof coverageOf>): DerivedFields['_geo'] {
+  const geo: NonNullable<DerivedFields['_geo']> = {};
+  if (point) geo.point = point;
+  if (coverage.areas.length > 0) geo.areas = coverage.areas;
+  if (coverage.postcodes.length > 0) geo.postcodes = coverage.postcodes;
+  return geo;
+}
+
+/** The taxonomy terms (and their taxonomies) a record's own attributes apply. */
+function classification(record: Json): Pick<DerivedFields, '_terms' | '_taxonomies'> {
+  const terms = new Set<string>();
+  const taxonomies = new Set<string>();
+  for (const attribute of list(record.attributes)) {
+    const term = asObject(attribute.taxonomy_term);
+    const termId = attribute.taxonomy_term_id ?? term?.id;
+    if (typeof termId === 'string') terms.add(termId);
+    const taxonomyId = term?.taxonomy_id ?? asObject(term?.taxonomy_detail)?.id;
+    if (typeof taxonomyId === 'string') taxonomies.add(taxonomyId);
+  }
+  return { _terms: [...terms], _taxonomies: [...taxonomies] };
+}
+
+const searchableTexts = (record: Json) => [record.name, record.alternate_name, record.description];
+const searchable = (record: Json) => keywordsOf(...searchableTexts(record));
+
+const asObject = (value: unknown): Json | undefined =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
+
+const list = (value: unknown): Json[] =>
+  Array.isArray(value) ? value.filter((item): item is Json => asObject(item) !== undefined) : [];

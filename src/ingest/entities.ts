@@ -1,0 +1,188 @@
+/**
+ * The HSDS entity graph: which field of which entity nests which other entity, and the foreign key that
+ * ties them together in the tabular form. Decomposing nested records into rows, composing rows back into
+ * nested documents, and finding what a change reaches all read this one table.
+ */
+
+export const entityTypes = [
+  'service',
+  'organization',
+  'service_at_location',
+  'location',
+  'address',
+  'accessibility',
+  'contact',
+  'phone',
+  'language',
+  'schedule',
+  'service_area',
+  'funding',
+  'cost_option',
+  'required_document',
+  'capacity',
+  'unit',
+  'program',
+  'organization_identifier',
+  'link',
+  'attribute',
+  'taxonomy',
+  'taxonomy_term',
+  'metadata',
+] as const;
+
+export type EntityType = (typeof entityTypes)[number];
+
+/**
+ * `many`: the field holds an array of children whose row carries `foreignKey` = the parent's id.
+ * `one`: the field holds one entity the parent's row refers to by `reference` (e.g. service.program_id).
+ * Children linked generically (attributes, metadata) also record the parent's entity type in `kindKey`.
+ */
+export type Relation =
+  | { field: string; kind: 'many'; entity: EntityType; foreignKey: string; kindKey?: string }
+  | { field: string; kind: 'one'; entity: EntityType; reference: string };
+
+const many = (field: string, entity: EntityType, foreignKey: string): Relation => ({
+  field,
+  kind: 'many',
+  entity,
+  foreignKey,
+});
+const one = (field: string, entity: EntityType, reference: string): Relation => ({
+  field,
+  kind: 'one',
+  entity,
+  reference,
+});
+
+/** Every HSDS object may carry attributes and metadata, linked by id and entity type. */
+const annotations: Relation[] = [
+  { field: 'attributes', kind: 'many', entity: 'attribute', foreignKey: 'link_id', kindKey: 'link_entity' },
+  {
+    field: 'metadata',
+    kind: 'many',
+    entity: 'metadata',
+    foreignKey: 'resource_id',
+    kindKey: 'resource_type',
+  },
+];
+
+const owned = (foreignKey: string) => ({
+  phones: many('phones', 'phone', foreignKey),
+  schedules: many('schedules', 'schedule', foreignKey),
+  contacts: many('contacts', 'contact', foreignKey),
+  languages: many('languages', 'language', foreignKey),
+  funding: many('funding', 'funding', foreignKey),
+  serviceAreas: many('service_areas', 'service_area', foreignKey),
+});
+
+const byService = owned('service_id');
+const byOrganization = owned('organization_id');
+const byLocation = owned('location_id');
+const bySal = owned('service_at_location_id');
+
+export const relations: Record<EntityType, Relation[]> = {
+  service: [
+    byService.phones,
+    byService.schedules,
+    byService.serviceAreas,
+    many('service_at_locations', 'service_at_location', 'service_id'),
+    byService.languages,
+    one('organization', 'organization', 'organization_id'),
+    byService.funding,
+    many('cost_options', 'cost_option', 'service_id'),
+    one('program', 'program', 'program_id'),
+    many('required_documents', 'required_document', 'service_id'),
+    byService.contacts,
+    many('capacities', 'capacity', 'service_id'),
+    many('additional_urls', 'link', 'service_id'),
+    ...annotations,
+  ],
+  organization: [
+    many('additional_websites', 'link', 'organization_id'),
+    byOrganization.funding,
+    byOrganization.contacts,
+    byOrganization.phones,
+    many('locations', 'location', 'organization_id'),
+    many('programs', 'program', 'organization_id'),
+    many('organization_identifiers', 'organization_identifier', 'organization_id'),
+    many('services', 'service', 'organization_id'),
+    ...annotations,
+  ],
+  service_at_location: [
+    bySal.contacts,
+    bySal.phones,
+    bySal.schedules,
+    bySal.serviceAreas,
+    one('location', 'location', 'location_id'),
+    one('service', 'service', 'service_id'),
+    ...annotations,
+  ],
+  location: [
+    byLocation.languages,
+    many('addresses', 'address', 'location_id'),
+    byLocation.contacts,
+    many('accessibility', 'accessibility', 'location_id'),
+    byLocation.phones,
+    byLocation.schedules,
+    ...annotations,
+  ],
+  contact: [many('phones', 'phone', 'contact_id'), ...annotations],
+  phone: [many('languages', 'language', 'phone_id'), ...annotations],
+  capacity: [one('unit', 'unit', 'unit_id'), ...annotations],
+  attribute: [one('taxonomy_term', 'taxonomy_term', 'taxonomy_term_id'), ...annotations.slice(1)],
+  taxonomy_term: [one('taxonomy_detail', 'taxonomy', 'taxonomy_id'), ...annotations.slice(1)],
+  address: annotations,
+  accessibility: annotations,
+  language: annotations,
+  schedule: annotations,
+  service_area: annotations,
+  funding: annotations,
+  cost_option: annotations,
+  required_document: annotations,
+  unit: [],
+  program: annotations,
+  organization_identifier: annotations,
+  link: [],
+  taxonomy: annotations.slice(1),
+  metadata: [],
+};
+
+/** The entities the API serves as nested documents, each from its own collection. */
+export const rootEntities = [
+  'service',
+  'organization',
+  'service_at_location',
+  'taxonomy',
+  'taxonomy_term',
+] as const;
+export type RootEntity = (typeof rootEntities)[number];
+
+/**
+ * What a nested document of each root leaves out, to stop the nesting where it would loop back or grow
+ * without bound: an organization document lists no services (they are joined at read time, so a large
+ * provider cannot outgrow MongoDB's 16 MB document limit).
+ */
+export const rootExclusions: Record<RootEntity, string[]> = {
+  service: [],
+  organization: ['services'],
+  service_at_location: [],
+  taxonomy: [],
+  taxonomy_term: [],
+};
+
+/** Collection of the normalized rows of one entity type: the source of truth. */
+export const rowCollection = (entity: EntityType) => `records.${entity}`;
+
+/** A key naming one entity anywhere in the graph, e.g. `location:4f1…`. */
+export const entityKey = (entity: EntityType, id: string) => `${entity}:${id}`;
+
+/** Foreign keys a row of `entity` may carry, for the indexes that find children by parent. */
+export function foreignKeysOf(entity: EntityType): string[] {
+  const keys = new Set<string>();
+  for (const parentRelations of Object.values(relations)) {
+    for (const relation of parentRelations) {
+      if (relation.kind === 'many' && relation.entity === entity) keys.add(relation.foreignKey);
+    }
+  }
+  return [...keys];
+}

@@ -1,0 +1,163 @@
+import type { AnyBulkWriteOperation, Db, Document } from 'mongodb';
+import { MongoBulkWriteError } from 'mongodb';
+import { documentCollection } from '../db/collections.ts';
+import { composeRoots } from './compose.ts';
+import { deriveFields } from './derived-fields.ts';
+import { rootEntities, type RootEntity } from './entities.ts';
+import { rowHash } from './row.ts';
+import type { RowChanges } from './row-writer.ts';
+
+type Json = Record<string, unknown>;
+
+export interface MaterializeResult {
+  /** Documents written, by root entity. */
+  written: Map<RootEntity, number>;
+  warnings: string[];
+}
+
+/** How many roots are composed and written together. */
+const CHUNK = 500;
+const GEO_KEYS_ERROR = 16755;
+
+/**
+ * Rebuilds every nested document the row changes reach, and only those: the roots whose own row changed,
+ * and every document that embeds a touched entity (found through its `_deps` list of embedded ids).
+ * Services go first, since services at location embed them with their final `last_modified`.
+ */
+export async function materialize(
+  db: Db,
+  changes: RowChanges,
+  now: () => string,
+): Promise<MaterializeResult> {
+  const result: MaterializeResult = { written: new Map(), warnings: [] };
+  const touched = [...changes.touchedIds];
+  for (const root of rootEntities) {
+    const collection = db.collection(documentCollection[root]);
+    const ids = new Set(changes.changedRoots.get(root) ?? []);
+    if (touched.length > 0) {
+      for await (const { id } of collection.find(
+        { _deps: { $in: touched } },
+        { projection: { _id: 0, id: 1 } },
+      )) {
+        ids.add(id as string);
+      }
+    }
+    const all = [...ids];
+    for (let start = 0; start < all.length; start += CHUNK) {
+      const written = await rebuild(db, root, all.slice(start, start + CHUNK), changes, now, result.warnings);
+      result.written.set(root, (result.written.get(root) ?? 0) + written);
+    }
+  }
+  return result;
+}
+
+async function rebuild(
+  db: Db,
+  root: RootEntity,
+  ids: string[],
+  changes: RowChanges,
+  now: () => string,
+  warnings: string[],
+): Promise<number> {
+  const collection = db.collection(documentCollection[root]);
+  const composed = await composeRoots(db, root, ids);
+  const stored = new Map<string, Json>();
+  for await (const document of collection.find(
+    { id: { $in: ids } },
+    { projection: { _id: 0, id: 1, _hash: 1, last_modified: 1 } },
+  )) {
+    stored.set(document.id as string, document);
+  }
+  if (root === 'service_at_location') await useServiceLastModified(db, composed);
+
+  const operations: AnyBulkWriteOperation[] = [];
+  const documents = new Map<string, Document>();
+  for (const id of ids) {
+    const document = composed.get(id);
+    if (!document) {
+      operations.push({ deleteOne: { filter: { id } } });
+      continue;
+    }
+    const { last_modified: lastModified, ...content } = document;
+    const hash = rowHash(content);
+    const before = stored.get(id);
+    if (before?._hash === hash) continue;
+    if (root === 'service') {
+      // Kept when the publisher gave it with this very change; otherwise the time the record changed.
+      const given = changes.changedRows.has(`service:${id}`) && typeof lastModified === 'string';
+      document.last_modified = given ? lastModified : now();
+    }
+    const { fields, warnings: found } = deriveFields(root, document);
+    warnings.push(...found);
+    const full = { ...document, ...fields, _deps: embeddedIds(document), _hash: hash };
+    documents.set(id, full);
+    operations.push({ replaceOne: { filter: { id }, replacement: full, upsert: true } });
+  }
+  if (operations.length === 0) return 0;
+  await writeLeavingOutUnindexableGeo(collection, operations, documents, warnings);
+  return operations.length;
+}
+
+/**
+ * MongoDB refuses a whole document whose geometry its 2dsphere index cannot take. Our own checks should
+ * have left such geometry out already; if the server is stricter still, the document is written again
+ * without its geo fields, so the record is stored and served and only misses geo search.
+ */
+async function writeLeavingOutUnindexableGeo(
+  collection: ReturnType<Db['collection']>,
+  operations: AnyBulkWriteOperation[],
+  documents: Map<string, Document>,
+  warnings: string[],
+): Promise<void> {
+  try {
+    await collection.bulkWrite(operations, { ordered: false });
+  } catch (error) {
+    if (!(error instanceof MongoBulkWriteError)) throw error;
+    const errors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
+    const retries: AnyBulkWriteOperation[] = [];
+    for (const writeError of errors) {
+      const operation = operations[writeError.index];
+      if (writeError.code !== GEO_KEYS_ERROR || !operation || !('replaceOne' in operation)) throw error;
+      const id = (operation.replaceOne.filter as { id: string }).id;
+      const { _geo: _unused, ...withoutGeo } = documents.get(id)!;
+      warnings.push(
+        `${id}: the database could not index its geometry (${writeError.errmsg}); left out of geo search`,
+      );
+      retries.push({ replaceOne: { filter: { id }, replacement: withoutGeo, upsert: true } });
+    }
+    await collection.bulkWrite(retries, { ordered: false });
+  }
+}
+
+/** A service at location shows its service as served: with the service document's `last_modified`. */
+async function useServiceLastModified(db: Db, composed: Map<string, Json>): Promise<void> {
+  const serviceIds = [...composed.values()]
+    .map((document) => (document.service as Json | undefined)?.id)
+    .filter((id): id is string => typeof id === 'string');
+  const lastModified = new Map<string, unknown>();
+  for await (const service of db
+    .collection(documentCollection.service)
+    .find({ id: { $in: serviceIds } }, { projection: { _id: 0, id: 1, last_modified: 1 } })) {
+    lastModified.set(service.id as string, service.last_modified);
+  }
+  for (const document of composed.values()) {
+    const service = document.service as Json | undefined;
+    const value = service && lastModified.get(service.id as string);
+    if (service && value !== undefined) service.last_modified = value;
+  }
+}
+
+/** Every id inside a document: a change to any of those entities must rebuild it. */
+function embeddedIds(document: Json): string[] {
+  const ids = new Set<string>();
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (value !== null && typeof value === 'object') {
+      const id = (value as Json).id;
+      if (typeof id === 'string') ids.add(id);
+      Object.values(value).forEach(walk);
+    }
+  };
+  walk(document);
+  return [...ids];
+}

@@ -1,0 +1,186 @@
+import type { AnyBulkWriteOperation, Db } from 'mongodb';
+import type { Decomposition } from './decompose.ts';
+import {
+  foreignKeysOf,
+  relations,
+  rootEntities,
+  rowCollection,
+  type EntityType,
+  type RootEntity,
+} from './entities.ts';
+import { rowHash, type Row, type RowWrite } from './row.ts';
+
+export interface RowChanges {
+  /** Ids of every entity whose row changed, and of the parents those rows point to (before and after). */
+  touchedIds: Set<string>;
+  /** `entity:id` of every row that changed. */
+  changedRows: Set<string>;
+  /** Rows that did not exist before. */
+  newRows: Set<string>;
+  /** Root entities whose own row changed: their documents must be rebuilt even if none exists yet. */
+  changedRoots: Map<RootEntity, Set<string>>;
+}
+
+const rowKey = (entity: EntityType, id: string) => `${entity}:${id}`;
+
+/** Fields linking a row to parents; a full replacement of the row keeps the links other parents made. */
+const linkFields = new Map<EntityType, string[]>(
+  (Object.keys(relations) as EntityType[]).map((entity) => [
+    entity,
+    [...foreignKeysOf(entity), ...kindKeysOf(entity)],
+  ]),
+);
+
+function kindKeysOf(entity: EntityType): string[] {
+  const keys = new Set<string>();
+  for (const list of Object.values(relations)) {
+    for (const relation of list)
+      if (relation.kind === 'many' && relation.entity === entity && relation.kindKey)
+        keys.add(relation.kindKey);
+  }
+  return [...keys];
+}
+
+/**
+ * Works out the rows a batch of decomposed records changes and computes what they reach. Nothing is
+ * written here: `applyRowChanges` writes, so the caller can record what is pending first.
+ */
+export async function planRowChanges(
+  db: Db,
+  batch: Decomposition[],
+): Promise<{ writes: Map<EntityType, Row[]>; changes: RowChanges }> {
+  const incoming = combineIncoming(batch.flatMap((decomposition) => decomposition.rows));
+  const finals = new Map<EntityType, Map<string, Row>>();
+  const existing = new Map<EntityType, Map<string, Row>>();
+
+  for (const [entity, rows] of incoming) {
+    const stored = await loadRows(db, entity, { _id: { $in: [...rows.keys()] } });
+    existing.set(entity, stored);
+    const result = new Map<string, Row>();
+    for (const [id, { row, replaced }] of rows)
+      result.set(id, finalRow(entity, stored.get(id), row, replaced));
+    finals.set(entity, result);
+  }
+  await detachMissingChildren(db, batch, finals, existing);
+
+  const writes = new Map<EntityType, Row[]>();
+  const changes: RowChanges = {
+    touchedIds: new Set(),
+    changedRows: new Set(),
+    newRows: new Set(),
+    changedRoots: new Map(),
+  };
+  for (const [entity, rows] of finals) {
+    for (const [id, row] of rows) {
+      const before = existing.get(entity)?.get(id);
+      row._hash = rowHash(row);
+      if (before?._hash === row._hash) continue;
+      if (!writes.has(entity)) writes.set(entity, []);
+      writes.get(entity)!.push(row);
+      changes.changedRows.add(rowKey(entity, id));
+      if (!before) changes.newRows.add(rowKey(entity, id));
+      changes.touchedIds.add(id);
+      for (const field of linkFields.get(entity) ?? []) {
+        for (const value of [before?.[field], row[field]])
+          if (typeof value === 'string') changes.touchedIds.add(value);
+      }
+      if ((rootEntities as readonly string[]).includes(entity)) {
+        const root = entity as RootEntity;
+        if (!changes.changedRoots.has(root)) changes.changedRoots.set(root, new Set());
+        changes.changedRoots.get(root)!.add(id);
+      }
+    }
+  }
+  return { writes, changes };
+}
+
+/** Writes planned rows: one unordered bulk write per collection, each row replaced whole by id. */
+export async function applyRowChanges(db: Db, writes: Map<EntityType, Row[]>): Promise<void> {
+  for (const [entity, rows] of writes) {
+    const operations: AnyBulkWriteOperation<Row>[] = rows.map((row) => ({
+      replaceOne: { filter: { _id: row._id }, replacement: row, upsert: true },
+    }));
+    await db.collection<Row>(rowCollection(entity)).bulkWrite(operations, { ordered: false });
+  }
+}
+
+/** Several records of a batch may carry the same entity (a shared organization): fold them in order. */
+function combineIncoming(rows: RowWrite[]): Map<EntityType, Map<string, { row: Row; replaced: boolean }>> {
+  const combined = new Map<EntityType, Map<string, { row: Row; replaced: boolean }>>();
+  for (const { entity, row, mode } of rows) {
+    if (!combined.has(entity)) combined.set(entity, new Map());
+    const byId = combined.get(entity)!;
+    const previous = byId.get(row.id);
+    if (mode === 'replace') {
+      byId.set(row.id, { row: keepLinks(entity, previous?.row, { ...row }), replaced: true });
+    } else {
+      byId.set(row.id, { row: { ...previous?.row, ...row }, replaced: previous?.replaced ?? false });
+    }
+  }
+  return combined;
+}
+
+function finalRow(entity: EntityType, stored: Row | undefined, incoming: Row, replaced: boolean): Row {
+  if (!stored) return incoming;
+  if (replaced) return keepLinks(entity, stored, incoming);
+  const merged: Row = { ...stored, ...incoming };
+  delete merged._hash;
+  return merged;
+}
+
+/** A replacement row keeps the parent links (and list positions) it does not set itself. */
+function keepLinks(entity: EntityType, from: Row | undefined, into: Row): Row {
+  if (!from) return into;
+  for (const field of [...(linkFields.get(entity) ?? []), '_position']) {
+    if (into[field] === undefined && from[field] !== undefined) into[field] = from[field];
+  }
+  return into;
+}
+
+/**
+ * A nested list given in full replaces the children linked before: a child missing from it loses its link
+ * to that parent (it may still belong to others).
+ */
+async function detachMissingChildren(
+  db: Db,
+  batch: Decomposition[],
+  finals: Map<EntityType, Map<string, Row>>,
+  existing: Map<EntityType, Map<string, Row>>,
+): Promise<void> {
+  const lists = batch.flatMap((decomposition) => decomposition.childLists);
+  const byEntityAndKey = new Map<
+    string,
+    { entity: EntityType; foreignKey: string; kept: Map<string, Set<string>> }
+  >();
+  for (const list of lists) {
+    const groupKey = `${list.entity}\u0000${list.foreignKey}`;
+    if (!byEntityAndKey.has(groupKey))
+      byEntityAndKey.set(groupKey, { entity: list.entity, foreignKey: list.foreignKey, kept: new Map() });
+    byEntityAndKey.get(groupKey)!.kept.set(list.parentId, new Set(list.ids));
+  }
+  for (const { entity, foreignKey, kept } of byEntityAndKey.values()) {
+    const linked = await loadRows(db, entity, { [foreignKey]: { $in: [...kept.keys()] } });
+    if (linked.size === 0) continue;
+    if (!finals.has(entity)) finals.set(entity, new Map());
+    if (!existing.has(entity)) existing.set(entity, new Map());
+    for (const [id, stored] of linked) {
+      if (!existing.get(entity)!.has(id)) existing.get(entity)!.set(id, stored);
+      const row = finals.get(entity)!.get(id) ?? { ...stored };
+      const parentId = row[foreignKey] as string;
+      if (kept.get(parentId)?.has(id) === false) {
+        delete row[foreignKey];
+        delete row._hash;
+        finals.get(entity)!.set(id, row);
+      }
+    }
+  }
+}
+
+async function loadRows(
+  db: Db,
+  entity: EntityType,
+  filter: Record<string, unknown>,
+): Promise<Map<string, Row>> {
+  const rows = await db.collection<Row>(rowCollection(entity)).find(filter).toArray();
+  return new Map(rows.map((row) => [row._id, row]));
+}

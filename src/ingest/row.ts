@@ -1,0 +1,48 @@
+import { createHash } from 'node:crypto';
+import type { EntityType } from './entities.ts';
+
+/** One normalized record: an entity's own single-valued fields plus the foreign keys tying it to parents. */
+export type Row = { _id: string; id: string; _position?: number; _hash?: string } & Record<string, unknown>;
+
+/**
+ * How a row arrives from the input. `replace`: the input gives the whole entity (a record, or an item of a
+ * nested list), so fields it leaves out are removed. `merge`: the input only refers to the entity (a
+ * service's organization, a location inside a service at location), so fields it gives are updated and
+ * the rest kept.
+ */
+export interface RowWrite {
+  entity: EntityType;
+  row: Row;
+  mode: 'replace' | 'merge';
+}
+
+/**
+ * The complete list of children of one parent under one foreign key, as the input gave it: children linked
+ * before but missing now are detached.
+ */
+export interface ChildList {
+  entity: EntityType;
+  foreignKey: string;
+  parentId: string;
+  ids: string[];
+}
+
+const INTERNAL = new Set(['_id', '_hash']);
+
+/** A stable digest of a row's content, so an import can tell unchanged rows and skip writing them. */
+export function rowHash(row: Record<string, unknown>): string {
+  return createHash('sha1').update(canonicalJson(row, INTERNAL)).digest('base64url');
+}
+
+/** JSON with object keys sorted, so equal content gives equal text whatever the key order. */
+export function canonicalJson(value: unknown, skipKeys: ReadonlySet<string> = new Set()): string {
+  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item)).join(',')}]`;
+  if (value !== null && typeof value === 'object' && !(value instanceof Date)) {
+    const entries = Object.keys(value)
+      .filter((key) => !skipKeys.has(key) && (value as Record<string, unknown>)[key] !== undefined)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}

@@ -1,0 +1,33 @@
+import { fileURLToPath } from 'node:url';
+import type { Db } from 'mongodb';
+import type { Logger } from 'pino';
+import { documentCollection } from '../db/collections.ts';
+import { importRecords } from './import.ts';
+import { readJsonFile } from './sources/json-file.ts';
+
+/** The sample directory, in load order: taxonomies before the terms and records that use them. */
+const SAMPLE_FILES = ['taxonomies.json', 'taxonomy_terms.json', 'organizations.json'].map((name) =>
+  fileURLToPath(new URL(`../../fixtures/${name}`, import.meta.url)),
+);
+
+/** Loads the sample directory (`fixtures/`) into an empty database; a database with services is left alone. */
+export async function seedSampleData(db: Db, logger: Logger): Promise<void> {
+  if ((await db.collection(documentCollection.service).countDocuments({}, { limit: 1 })) > 0) {
+    logger.debug('database has services; not seeding');
+    return;
+  }
+  const report = await importRecords(db, sampleRecords());
+  logger.info(
+    {
+      inserted: report.inserted,
+      rejected: report.rejected,
+      warnings: report.warningCount,
+      ms: report.durationMs,
+    },
+    'loaded the sample directory',
+  );
+}
+
+async function* sampleRecords() {
+  for (const file of SAMPLE_FILES) yield* readJsonFile(file);
+}

@@ -1,0 +1,76 @@
+import type { EntityType } from './entities.ts';
+import { rowSchema } from './entity-schemas.ts';
+import { describeSource, type InputRecord } from './input-record.ts';
+import { detectRecordType, recordSchema, type RecordType } from './record-type.ts';
+
+type Json = Record<string, unknown>;
+
+export interface Rejection {
+  /** Where the record is: file and line, row or array position. */
+  at: string;
+  /** The JSON path inside the record of what is wrong, e.g. `$.phones[0].number`. */
+  path?: string;
+  message: string;
+}
+
+export type Validated =
+  | { ok: true; type: RecordType; record: Json }
+  | { ok: true; entity: EntityType; row: Json }
+  | { ok: false; rejections: Rejection[] };
+
+/**
+ * Checks one input record against the HSDS schema of its type. Nulls are dropped first: many publishers
+ * send `null` for "no value", which HSDS spells by leaving the field out.
+ */
+export function validateRecord(input: InputRecord, forcedType?: RecordType): Validated {
+  const at = describeSource(input.source);
+  if (input.error !== undefined) return { ok: false, rejections: [{ at, message: input.error }] };
+  const value = withoutNulls(input.value);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return { ok: false, rejections: [{ at, message: 'a record must be a JSON object' }] };
+  }
+  if (input.entity !== undefined) {
+    const result = rowSchema[input.entity].safeParse(value);
+    if (result.success) return { ok: true, entity: input.entity, row: result.data as Json };
+    return { ok: false, rejections: rejectionsOf(at, input.entity, result.error.issues) };
+  }
+  const type = forcedType ?? input.type ?? detectRecordType(value as Json);
+  if (type === undefined) {
+    return {
+      ok: false,
+      rejections: [
+        { at, message: 'cannot tell the record type from its fields; give the type explicitly (--type)' },
+      ],
+    };
+  }
+  const result = recordSchema[type].safeParse(value);
+  if (result.success) return { ok: true, type, record: result.data as Json };
+  return { ok: false, rejections: rejectionsOf(at, type, result.error.issues) };
+}
+
+function rejectionsOf(
+  at: string,
+  kind: string,
+  issues: { path: PropertyKey[]; message: string }[],
+): Rejection[] {
+  return issues.map((issue) => ({ at, path: jsonPath(issue.path), message: `${kind}: ${issue.message}` }));
+}
+
+function jsonPath(path: PropertyKey[]): string {
+  return path.reduce<string>(
+    (text, key) => (typeof key === 'number' ? `${text}[${key}]` : `${text}.${String(key)}`),
+    '$',
+  );
+}
+
+function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.filter((item) => item !== null).map(withoutNulls);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, field]) => field !== null)
+        .map(([key, field]) => [key, withoutNulls(field)]),
+    );
+  }
+  return value;
+}

@@ -1,0 +1,283 @@
+import type { Db } from 'mongodb';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Database } from '../../src/db/database.ts';
+import { createLogger } from '../../src/log.ts';
+import { startTestDatabase, type TestDatabase } from '../support/database.ts';
+import { importLines, served } from '../support/import.ts';
+
+let testDatabase: TestDatabase;
+let db: Db;
+let database: Database;
+
+beforeAll(async () => {
+  testDatabase = await startTestDatabase();
+});
+afterAll(async () => {
+  await database?.close();
+  await testDatabase?.close();
+});
+beforeEach(async () => {
+  // A fresh database per test: each test states the data it needs.
+  await database?.close();
+  db = testDatabase.client.db(`${testDatabase.db.databaseName}_${Math.random().toString(36).slice(2, 8)}`);
+  database = new Database({
+    uri: testDatabase.uri,
+    dbName: db.databaseName,
+    timeoutMs: 2000,
+    logger: createLogger('silent'),
+  });
+  await database.ensureIndexes();
+});
+
+const ORG = '11111111-1111-4111-8111-111111111111';
+const LOC = '22222222-2222-4222-8222-222222222222';
+const SVC = '33333333-3333-4333-8333-333333333333';
+const SAL = '44444444-4444-4444-8444-444444444444';
+const PHONE_A = '55555555-5555-4555-8555-555555555555';
+const PHONE_B = '66666666-6666-4666-8666-666666666666';
+const SVC2 = '77777777-7777-4777-8777-777777777777';
+
+const location = (overrides: object = {}) => ({
+  id: LOC,
+  location_type: 'physical',
+  name: 'Central Library',
+  latitude: 47.6067,
+  longitude: -122.3325,
+  ...overrides,
+});
+const organization = (overrides: object = {}) => ({
+  id: ORG,
+  name: 'Harbor Food Bank',
+  description: 'Groceries for families.',
+  locations: [location()],
+  ...overrides,
+});
+const service = (overrides: object = {}) => ({
+  id: SVC,
+  name: 'Weekly Pantry',
+  status: 'active',
+  description: 'Free groceries every week.',
+  organization: { id: ORG, name: 'Harbor Food Bank', description: 'Groceries for families.' },
+  phones: [
+    { id: PHONE_A, number: '206-555-0100' },
+    { id: PHONE_B, number: '206-555-0101' },
+  ],
+  service_at_locations: [{ id: SAL, location: { id: LOC, location_type: 'physical' } }],
+  ...overrides,
+});
+
+const clock = (iso: string) => () => iso;
+const findService = (id = SVC) => db.collection('services').findOne({ id });
+const findSal = () => db.collection('service_at_locations').findOne({ id: SAL });
+
+describe('importing records', () => {
+  it('stores the nested documents the API serves', async () => {
+    const report = await importLines(db, [organization(), service()], {
+      now: clock('2026-01-01T00:00:00.000Z'),
+    });
+    expect(report).toMatchObject({ inserted: 2, updated: 0, unchanged: 0, rejected: 0 });
+
+    const stored = served(await findService());
+    expect(stored).toMatchObject({
+      id: SVC,
+      name: 'Weekly Pantry',
+      last_modified: '2026-01-01T00:00:00.000Z',
+      organization: { id: ORG, name: 'Harbor Food Bank', locations: [{ id: LOC, name: 'Central Library' }] },
+      phones: [{ id: PHONE_A }, { id: PHONE_B }],
+      service_at_locations: [{ id: SAL, location: { id: LOC, name: 'Central Library', latitude: 47.6067 } }],
+    });
+    // A service at location nests the full service, without its other locations.
+    const sal = served(await findSal());
+    expect(sal).toMatchObject({
+      id: SAL,
+      location: { id: LOC },
+      service: { id: SVC, organization: { id: ORG } },
+    });
+    expect((sal?.service as Record<string, unknown>).service_at_locations).toBeUndefined();
+    // An organization document lists no services (joined at read time).
+    expect(served(await db.collection('organizations').findOne({ id: ORG }))).not.toHaveProperty('services');
+  });
+
+  it('keeps extension fields', async () => {
+    await importLines(db, [
+      service({ x_eligibility_code: 'A7', phones: [{ id: PHONE_A, number: '1', x_tty: true }] }),
+    ]);
+    expect(await findService()).toMatchObject({ x_eligibility_code: 'A7', phones: [{ x_tty: true }] });
+  });
+
+  it('rejects bad records with where and why, and loads the good ones beside them', async () => {
+    const report = await importLines(db, [
+      service(),
+      service({ id: SVC2, status: 'open' }),
+      '{"id": "broken',
+      service({ id: 'not-a-uuid' }),
+      { id: SVC2, status: 'active' },
+      [1, 2],
+      { hello: 'world' },
+    ]);
+    expect(report.inserted).toBe(1);
+    expect(report.rejected).toBe(6);
+    expect(report.rejections).toEqual([
+      {
+        at: 'input.ndjson:2',
+        path: '$.status',
+        message: expect.stringMatching(
+          /^service: Invalid option: expected one of "active"\|"inactive"\|"defunct"\|"temporarily closed"/,
+        ),
+      },
+      { at: 'input.ndjson:3', message: expect.stringMatching(/^not valid JSON: /) },
+      { at: 'input.ndjson:4', path: '$.id', message: expect.stringMatching(/^service: Invalid UUID/) },
+      {
+        at: 'input.ndjson:5',
+        path: '$.name',
+        message: expect.stringMatching(/^service: Invalid input: expected string/),
+      },
+      { at: 'input.ndjson:6', message: 'a record must be a JSON object' },
+      { at: 'input.ndjson:7', message: expect.stringMatching(/^cannot tell the record type/) },
+    ]);
+    expect(await findService()).not.toBeNull();
+    expect(await db.collection('services').countDocuments()).toBe(1);
+  });
+
+  it('treats null as an absent field', async () => {
+    const report = await importLines(db, [
+      service({ alternate_name: null, phones: [{ id: PHONE_A, number: '1', extension: null }] }),
+    ]);
+    expect(report.rejected).toBe(0);
+    expect(await findService()).not.toHaveProperty('alternate_name');
+  });
+
+  it('takes the record type from --type when the shape does not tell', async () => {
+    const taxonomy = { id: ORG, name: 'Categories', description: 'Our categories' };
+    expect((await importLines(db, [taxonomy])).rejected).toBe(1);
+    expect((await importLines(db, [taxonomy], { type: 'taxonomy' })).inserted).toBe(1);
+    expect(served(await db.collection('taxonomies').findOne({ id: ORG }))).toEqual(taxonomy);
+  });
+
+  it('validates and reports without writing in a dry run', async () => {
+    const report = await importLines(db, [service(), service({ id: SVC2, status: 'bad' })], { dryRun: true });
+    expect(report).toMatchObject({ dryRun: true, inserted: 1, rejected: 1 });
+    expect(await db.collection('services').countDocuments()).toBe(0);
+    expect(await db.collection('records.service').countDocuments()).toBe(0);
+  });
+});
+
+describe('idempotency and last_modified', () => {
+  it('changes nothing when the same data is imported again, last_modified included', async () => {
+    await importLines(db, [organization(), service()], { now: clock('2026-01-01T00:00:00.000Z') });
+    const before = await findService();
+    const again = await importLines(db, [organization(), service()], {
+      now: clock('2026-02-02T00:00:00.000Z'),
+    });
+    expect(again).toMatchObject({ inserted: 0, updated: 0, unchanged: 2, documentsWritten: {} });
+    expect(await findService()).toEqual(before);
+  });
+
+  it('keeps a given last_modified', async () => {
+    await importLines(db, [service({ last_modified: '2025-05-05T10:00:00.000Z' })], {
+      now: clock('2026-01-01T00:00:00.000Z'),
+    });
+    expect((await findService())?.last_modified).toBe('2025-05-05T10:00:00.000Z');
+  });
+
+  it('moves last_modified only when the record really changes', async () => {
+    await importLines(db, [service()], { now: clock('2026-01-01T00:00:00.000Z') });
+    await importLines(db, [service({ description: 'Free groceries every Tuesday.' })], {
+      now: clock('2026-03-03T00:00:00.000Z'),
+    });
+    expect(await findService()).toMatchObject({
+      last_modified: '2026-03-03T00:00:00.000Z',
+      description: 'Free groceries every Tuesday.',
+    });
+    // The service at location shows the same service, with the same last_modified.
+    expect(await findSal()).toMatchObject({ service: { last_modified: '2026-03-03T00:00:00.000Z' } });
+  });
+});
+
+describe('changes reach every document that embeds them', () => {
+  it('an organization change reaches its services and their services at location', async () => {
+    await importLines(db, [organization(), service()]);
+    const report = await importLines(db, [organization({ name: 'Harbor Community Food Bank' })], {
+      now: clock('2026-04-04T00:00:00.000Z'),
+    });
+    expect(report).toMatchObject({ updated: 1 });
+    expect(await findService()).toMatchObject({
+      organization: { name: 'Harbor Community Food Bank' },
+      last_modified: '2026-04-04T00:00:00.000Z',
+    });
+    expect(await findSal()).toMatchObject({
+      service: { organization: { name: 'Harbor Community Food Bank' } },
+    });
+    expect(await db.collection('organizations').findOne({ id: ORG })).toMatchObject({
+      name: 'Harbor Community Food Bank',
+    });
+  });
+
+  it('a location change reaches the services at location and services that embed it', async () => {
+    await importLines(db, [organization(), service()]);
+    await importLines(db, [organization({ locations: [location({ name: 'Central Library (4th Ave)' })] })]);
+    expect(await findSal()).toMatchObject({ location: { name: 'Central Library (4th Ave)' } });
+    expect(await findService()).toMatchObject({
+      service_at_locations: [{ location: { name: 'Central Library (4th Ave)' } }],
+      organization: { locations: [{ name: 'Central Library (4th Ave)' }] },
+    });
+  });
+
+  it('a nested list given in full replaces the one before; a list left out is kept', async () => {
+    await importLines(db, [service()]);
+    await importLines(db, [service({ phones: [{ id: PHONE_B, number: '206-555-0101' }] })]);
+    expect((await findService())?.phones).toEqual([{ id: PHONE_B, number: '206-555-0101', service_id: SVC }]);
+    const { phones: _left, ...withoutPhones } = service();
+    await importLines(db, [withoutPhones]);
+    expect((await findService())?.phones).toHaveLength(1);
+    await importLines(db, [service({ phones: [] })]);
+    expect(await findService()).not.toHaveProperty('phones');
+  });
+
+  it('a referenced entity given in part is updated, not replaced', async () => {
+    await importLines(db, [organization({ email: 'info@harbor.example.org' })]);
+    await importLines(db, [
+      service({ organization: { id: ORG, name: 'Harbor Food Bank', description: 'New words.' } }),
+    ]);
+    expect(await db.collection('organizations').findOne({ id: ORG })).toMatchObject({
+      email: 'info@harbor.example.org',
+      description: 'New words.',
+      locations: [{ id: LOC }],
+    });
+  });
+});
+
+describe('data unusable for one feature', () => {
+  it('stores a location with out-of-range coordinates as given and leaves it out of proximity search', async () => {
+    const report = await importLines(db, [
+      service({ service_at_locations: [{ id: SAL, location: location({ latitude: 95, longitude: 200 }) }] }),
+    ]);
+    expect(report.rejected).toBe(0);
+    expect(report.warnings).toContainEqual(
+      expect.stringMatching(new RegExp(`location ${LOC}: coordinates out of range.*proximity`)),
+    );
+    const sal = await findSal();
+    expect(sal).toMatchObject({ location: { latitude: 95, longitude: 200 } });
+    expect(sal?._geo?.point).toBeUndefined();
+  });
+
+  it('stores a service area whose extent is not valid GeoJSON and leaves it out of postcode search', async () => {
+    const areas = [
+      {
+        id: PHONE_A,
+        name: 'Broken',
+        extent: '{"type":"Polygon","coordinates":[[[0,0],[1,1]]]}',
+        extent_type: 'geojson',
+      },
+      { id: PHONE_B, name: 'ZIPs', extent: '98101, 98104', extent_type: 'text' },
+    ];
+    const report = await importLines(db, [service({ phones: [], service_areas: areas })]);
+    expect(report.rejected).toBe(0);
+    expect(report.warnings).toContainEqual(
+      expect.stringMatching(/service area 55555555.*not a valid polygon.*postcode search/),
+    );
+    const stored = await findService();
+    expect(stored?.service_areas).toEqual(areas.map((area) => ({ ...area, service_id: SVC })));
+    expect(stored?._geo).toEqual({ postcodes: ['98101', '98104'] });
+  });
+});
