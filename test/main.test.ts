@@ -71,6 +71,17 @@ describe('the server process', () => {
     expect((await fetch(`${second.url}/readyz`)).status).toBe(200);
   });
 
+  it('loads the sample directory into an empty embedded database', async () => {
+    const dbPort = String(await freePort());
+    await startServer({ HSDS_EMBEDDED_DB_PORT: dbPort, HSDS_SEED: 'true', HSDS_DB_NAME: 'seeded' });
+    await withEmbeddedClient(Number(dbPort), async (client) => {
+      const count = (name: string) => client.db('seeded').collection(name).countDocuments();
+      await waitFor(async () => (await count('taxonomy_terms')) === 49, 30_000, 'the sample directory');
+      expect(await count('services')).toBe(72);
+      expect(await count('service_at_locations')).toBe(101);
+    });
+  });
+
   it('shares an embedded database another process already runs', async () => {
     const dbPort = String(await freePort());
     await startServer({ HSDS_EMBEDDED_DB_PORT: dbPort });
