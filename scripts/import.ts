@@ -1,0 +1,147 @@
+/**
+ * `npm run import -- <paths...> [--type T] [--dry-run] [--batch-size N]`
+ *
+ * Imports HSDS data into MONGODB_URI, or else into the embedded database (shared if a server already runs
+ * it, started for the duration otherwise). Paths: JSON files (a record or an array), NDJSON/JSON Lines
+ * files (`-` for standard input), or tabular-form folders with a datapackage.json. Exit status: 0 when
+ * every record loaded, 1 when any was rejected, 2 when the import could not run.
+ */
+import { parseArgs } from 'node:util';
+import { SingleBar } from 'cli-progress';
+import { ConfigError, loadConfig } from '../src/config.ts';
+import { Database } from '../src/db/database.ts';
+import { startEmbeddedDatabase, type EmbeddedDatabase } from '../src/db/embedded.ts';
+import { importRecords } from '../src/ingest/import.ts';
+import { recordTypes, type RecordType } from '../src/ingest/record-type.ts';
+import type { ImportReport } from '../src/ingest/report.ts';
+import { readInputPath } from '../src/ingest/sources/input-path.ts';
+import { createLogger } from '../src/log.ts';
+
+const USAGE = `usage: npm run import -- <path...> [--type ${recordTypes.join('|')}] [--dry-run] [--batch-size N]`;
+
+async function main(): Promise<number> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      type: { type: 'string' },
+      'dry-run': { type: 'boolean', default: false },
+      'batch-size': { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help || positionals.length === 0) {
+    console.error(USAGE);
+    return values.help ? 0 : 2;
+  }
+  if (values.type !== undefined && !recordTypes.includes(values.type as RecordType)) {
+    console.error(`--type must be one of ${recordTypes.join(', ')}\n${USAGE}`);
+    return 2;
+  }
+  const batchSize = values['batch-size'] === undefined ? undefined : Number(values['batch-size']);
+  if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize > 0)) {
+    console.error(`--batch-size must be a positive integer\n${USAGE}`);
+    return 2;
+  }
+
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+  let embedded: EmbeddedDatabase | undefined;
+  if (config.mongodbUri === undefined) {
+    embedded = await startEmbeddedDatabase({
+      mode: config.embedded,
+      port: config.embeddedDbPort,
+      dataDir: config.dataDir,
+      logger,
+    });
+  }
+  const database = new Database({
+    uri: config.mongodbUri ?? embedded!.uri,
+    dbName: config.dbName,
+    timeoutMs: config.dbTimeoutMs,
+    logger,
+  });
+  const progress = progressReporter();
+  try {
+    await database.ensureIndexes();
+    const report = await importRecords(database.db, inputs(positionals), {
+      dryRun: values['dry-run'],
+      type: values.type as RecordType | undefined,
+      batchSize,
+      onProgress: progress.update,
+    });
+    progress.stop();
+    printReport(report);
+    return report.rejected > 0 ? 1 : 0;
+  } finally {
+    progress.stop();
+    await database.close();
+    await embedded?.close();
+  }
+}
+
+async function* inputs(paths: string[]) {
+  for (const path of paths) yield* readInputPath(path);
+}
+
+/** A live counter on a terminal; a line every few seconds otherwise (CI logs, pipes). */
+function progressReporter() {
+  if (process.stderr.isTTY) {
+    const bar = new SingleBar(
+      { format: 'importing {value} records read | {duration_formatted}', stream: process.stderr },
+      undefined,
+    );
+    bar.start(0, 0);
+    let stopped = false;
+    return {
+      update: (read: number) => bar.update(read),
+      stop: () => {
+        if (!stopped) bar.stop();
+        stopped = true;
+      },
+    };
+  }
+  let last = 0;
+  return {
+    update: (read: number) => {
+      if (Date.now() - last < 5000) return;
+      last = Date.now();
+      console.error(`importing: ${read} records read`);
+    },
+    stop: () => {},
+  };
+}
+
+function printReport(report: ImportReport): void {
+  const verb = report.dryRun ? 'would be ' : '';
+  console.log(
+    `${report.dryRun ? 'Dry run: ' : ''}${report.inserted} ${verb}inserted, ${report.updated} ${verb}updated, ` +
+      `${report.unchanged} unchanged, ${report.rejected} rejected, ${report.warningCount} warnings ` +
+      `(${report.durationMs} ms)`,
+  );
+  for (const [type, counts] of Object.entries(report.byType)) {
+    console.log(
+      `  ${type}: ${Object.entries(counts)
+        .map(([outcome, n]) => `${n} ${outcome}`)
+        .join(', ')}`,
+    );
+  }
+  for (const rejection of report.rejections) {
+    console.log(
+      `rejected: ${rejection.at}${rejection.path ? ` ${rejection.path}` : ''}: ${rejection.message}`,
+    );
+  }
+  if (report.rejected > report.rejections.length) {
+    console.log(`… and ${report.rejected - report.rejections.length} more rejections`);
+  }
+  for (const warning of report.warnings) console.log(`warning: ${warning}`);
+  if (report.warningCount > report.warnings.length) {
+    console.log(`… and ${report.warningCount - report.warnings.length} more warnings`);
+  }
+}
+
+try {
+  process.exitCode = await main();
+} catch (error) {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exitCode = 2;
+}

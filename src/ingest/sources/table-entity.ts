@@ -1,0 +1,31 @@
+import { basename, extname } from 'node:path';
+import { entityTypes, type EntityType } from '../entities.ts';
+
+/** English plural of an entity name, as tabular-form files are often named (`taxonomies.csv`). */
+function plural(name: string): string {
+  if (name.endsWith('y')) return `${name.slice(0, -1)}ies`;
+  if (name.endsWith('s')) return `${name}es`;
+  return `${name}s`;
+}
+
+/** Every name a table of each entity may go by: the entity's own (`phone`) and its plural (`phones`). */
+const entityByTableName = new Map<string, EntityType>(
+  entityTypes.flatMap((entity) => [
+    [entity, entity],
+    [plural(entity), entity],
+  ]),
+);
+
+/**
+ * The entity a tabular-form table holds, from its data package resource name (`service_at_location`)
+ * or else its file name (`phones.csv`); undefined for a table HSDS has but we do not store
+ * (`meta_table_description`) or one we do not know at all.
+ */
+export function entityOfTable(resourceName: string | undefined, file: string): EntityType | undefined {
+  const fileName = basename(file, extname(file));
+  for (const name of [resourceName, fileName]) {
+    const entity = name === undefined ? undefined : entityByTableName.get(name.toLowerCase());
+    if (entity) return entity;
+  }
+  return undefined;
+}

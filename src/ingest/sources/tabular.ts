@@ -1,0 +1,94 @@
+import { createReadStream } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { EntityType } from '../entities.ts';
+import type { InputRecord } from '../input-record.ts';
+import { CsvSyntaxError, parseCsv } from './csv-parser.ts';
+import { readDataPackage, type PackageTable } from './data-package.ts';
+import { entityOfTable } from './table-entity.ts';
+import { convertCell, type TableField } from './table-field.ts';
+
+export const DATA_PACKAGE_FILE = 'datapackage.json';
+
+/** Taxonomies and their terms load first, so the records that apply terms load after them. */
+const loadOrder = (entity: EntityType | undefined) =>
+  entity === 'taxonomy' ? 0 : entity === 'taxonomy_term' ? 1 : 2;
+
+/**
+ * The HSDS tabular form: a Data Package folder (or its `datapackage.json`) of CSV tables, one per entity.
+ * Yields one tabular-form row (`entity` set) per CSV data row, typed by the package's table schemas and
+ * streamed table by table. What cannot be read is yielded as an error for the report: a whole unknown or
+ * unreadable table once, a bad row on its own.
+ */
+export async function* readTabularPackage(path: string): AsyncGenerator<InputRecord> {
+  const descriptorFile = basename(path) === DATA_PACKAGE_FILE ? path : join(path, DATA_PACKAGE_FILE);
+  const dataPackage = await readDataPackage(descriptorFile);
+  if ('error' in dataPackage) {
+    yield { source: { file: descriptorFile }, error: dataPackage.error };
+    return;
+  }
+  const tables = dataPackage.tables
+    .map((table) => ({ table, entity: entityOfTable(table.name, table.file) }))
+    .sort((a, b) => loadOrder(a.entity) - loadOrder(b.entity));
+  for (const { table, entity } of tables) {
+    if ('error' in table) yield { source: { file: table.file }, error: table.error };
+    else if (entity === undefined) yield { source: { file: table.file }, error: unknownTable(table) };
+    else yield* readTable(table, entity);
+  }
+}
+
+const unknownTable = (table: PackageTable) =>
+  `table ${table.name ?? basename(table.file)} holds no HSDS entity this server stores; its rows were not read`;
+
+async function* readTable(table: PackageTable, entity: EntityType): AsyncGenerator<InputRecord> {
+  const file = table.file;
+  const fields = new Map(table.fields.map((field) => [field.name, field]));
+  let columns = table.header ? undefined : table.fields.map((field) => field.name);
+  let row = 0;
+  try {
+    const cells = parseCsv(createReadStream(file, { encoding: 'utf8' }), table.dialect);
+    for await (const cellsOfRow of cells) {
+      if (columns === undefined) {
+        columns = cellsOfRow.map((name) => name.trim());
+        continue;
+      }
+      row += 1;
+      if (cellsOfRow.length === 1 && cellsOfRow[0] === '') continue; // a blank line
+      const source = { file, row };
+      const converted = rowValue(cellsOfRow, columns, fields, table.missingValues);
+      yield 'error' in converted
+        ? { source, entity, error: converted.error }
+        : { source, entity, value: converted.value };
+    }
+  } catch (error) {
+    // Broken CSV is found at a row (the header being row 0); a file that cannot be read has none.
+    const broken = error instanceof CsvSyntaxError;
+    yield {
+      source: broken ? { file, row: columns === undefined ? 0 : row + 1 } : { file },
+      entity,
+      error: `the table ${broken ? 'is not valid CSV' : 'cannot be read'} (${(error as Error).message}); the rest of it was not read`,
+    };
+  }
+}
+
+/** One data row as an object: missing cells left out, the others typed by their column's field. */
+function rowValue(
+  cells: string[],
+  columns: string[],
+  fields: Map<string, TableField>,
+  missingValues: string[],
+): { value: Record<string, unknown> } | { error: string } {
+  const problems: string[] = [];
+  if (cells.slice(columns.length).some((cell) => cell !== '')) {
+    problems.push(`the row has ${cells.length} cells but the table has ${columns.length} columns`);
+  }
+  const value: Record<string, unknown> = {};
+  columns.forEach((column, index) => {
+    const text = cells[index];
+    // A column without a name cannot become a field.
+    if (column === '' || text === undefined || missingValues.includes(text)) return;
+    const cell = convertCell(text, fields.get(column));
+    if ('error' in cell) problems.push(`column ${column}: ${JSON.stringify(text)} is ${cell.error}`);
+    else value[column] = cell.value;
+  });
+  return problems.length > 0 ? { error: problems.join('; ') } : { value };
+}

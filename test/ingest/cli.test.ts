@@ -1,0 +1,115 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Db } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestDatabase, type TestDatabase } from '../support/database.ts';
+import { startScript, waitFor } from '../support/process.ts';
+
+// `npm run import` end to end, against the test database through MONGODB_URI.
+let testDatabase: TestDatabase;
+let workDir: string;
+
+beforeAll(async () => {
+  testDatabase = await startTestDatabase();
+  workDir = await mkdtemp(path.join(tmpdir(), 'hsds-cli-'));
+});
+afterAll(async () => {
+  await testDatabase?.close();
+  await rm(workDir, { recursive: true, force: true });
+});
+
+const databaseNamed = (suffix: string) => testDatabase.client.db(`${testDatabase.db.databaseName}_${suffix}`);
+
+function runImport(db: Db, args: string[]) {
+  return startScript(
+    'scripts/import.ts',
+    {
+      MONGODB_URI: testDatabase.uri,
+      HSDS_DB_NAME: db.databaseName,
+      LOG_LEVEL: 'warn',
+    },
+    args,
+  );
+}
+
+async function generate(count: number): Promise<string> {
+  const file = path.join(workDir, `services-${count}.ndjson`);
+  const generator = startScript('scripts/generate-services.ts', {}, [
+    '--count',
+    String(count),
+    '--seed',
+    '7',
+    '--out',
+    file,
+  ]);
+  expect(await generator.exited).toBe(0);
+  return file;
+}
+
+/** Every served document's id and content hash: equal maps mean equal directories. */
+async function snapshot(db: Db): Promise<Record<string, Record<string, string>>> {
+  const result: Record<string, Record<string, string>> = {};
+  for (const name of ['services', 'organizations', 'service_at_locations', 'taxonomies', 'taxonomy_terms']) {
+    const documents = await db
+      .collection(name)
+      .find({}, { projection: { _id: 0, id: 1, _hash: 1 } })
+      .toArray();
+    result[name] = Object.fromEntries(documents.map((document) => [document.id, document._hash]));
+  }
+  return result;
+}
+
+describe('npm run import', () => {
+  it('reports each rejected record with its place and exits 1, loading the rest', async () => {
+    const file = path.join(workDir, 'mixed.json');
+    await writeFile(
+      file,
+      JSON.stringify([
+        { id: '0b6c2f4e-8d51-4c1e-9a43-1f0c2b7d9e01', name: 'Legal Aid Clinic', status: 'active' },
+        { id: '0b6c2f4e-8d51-4c1e-9a43-1f0c2b7d9e02', name: 'Dental Van', status: 'closed' },
+      ]),
+    );
+    const db = databaseNamed('mixed');
+    const run = runImport(db, [file]);
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toContain('1 inserted, 0 updated, 0 unchanged, 1 rejected');
+    expect(run.output()).toMatch(/rejected: .*mixed\.json \[1\] \$\.status: service: Invalid option/);
+    expect(await db.collection('services').countDocuments()).toBe(1);
+  });
+
+  it('writes nothing in a dry run', async () => {
+    const db = databaseNamed('dry');
+    const run = runImport(db, ['--dry-run', 'fixtures/taxonomies.json']);
+    expect(await run.exited).toBe(0);
+    expect(run.output()).toContain('Dry run: 2 would be inserted');
+    expect(await db.collection('taxonomies').countDocuments()).toBe(0);
+  });
+
+  it('refuses bad arguments with usage and exit 2', async () => {
+    const run = runImport(databaseNamed('usage'), ['--type', 'widget', 'x.json']);
+    expect(await run.exited).toBe(2);
+    expect(run.output()).toMatch(/--type must be one of/);
+  });
+
+  it('completes an import killed part-way when it is run again', async () => {
+    const file = await generate(1500);
+    const crashed = databaseNamed('crashed');
+    const first = runImport(crashed, ['--batch-size', '100', file]);
+    await waitFor(
+      async () => (await crashed.collection('services').countDocuments()) > 0,
+      60_000,
+      'the first documents',
+    );
+    first.child.kill('SIGKILL');
+    await first.exited;
+    expect(await crashed.collection('services').countDocuments()).toBeLessThan(1500);
+
+    const rerun = runImport(crashed, [file]);
+    expect(await rerun.exited).toBe(0);
+    const clean = databaseNamed('clean');
+    expect(await runImport(clean, [file]).exited).toBe(0);
+    expect(await snapshot(crashed)).toEqual(await snapshot(clean));
+    expect(await crashed.collection('import.pending').countDocuments()).toBe(0);
+  }, 180_000);
+});

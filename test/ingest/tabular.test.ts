@@ -1,0 +1,403 @@
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Db } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Database } from '../../src/db/database.ts';
+import { rowCollection } from '../../src/ingest/entities.ts';
+import { importRecords } from '../../src/ingest/import.ts';
+import { CsvSyntaxError, parseCsv, type CsvDialect } from '../../src/ingest/sources/csv-parser.ts';
+import { entityOfTable } from '../../src/ingest/sources/table-entity.ts';
+import { convertCell } from '../../src/ingest/sources/table-field.ts';
+import { readTabularPackage } from '../../src/ingest/sources/tabular.ts';
+import { createLogger } from '../../src/log.ts';
+import { startTestDatabase, type TestDatabase } from '../support/database.ts';
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
+}
+
+async function* inChunks(text: string, size: number): AsyncGenerator<string> {
+  for (let start = 0; start < text.length; start += size) yield text.slice(start, start + size);
+}
+
+/** Parses the text cut into chunks of every size, checking each cut gives the same records. */
+async function parse(text: string, dialect?: CsvDialect): Promise<string[][]> {
+  const whole = await collect(parseCsv(inChunks(text, Math.max(text.length, 1)), dialect));
+  for (let size = 1; size < text.length; size += 1) {
+    expect(await collect(parseCsv(inChunks(text, size), dialect)), `chunks of ${size}`).toEqual(whole);
+  }
+  return whole;
+}
+
+describe('the CSV parser', () => {
+  it('splits records on CRLF, LF or a lone CR, with or without a final line break', async () => {
+    expect(await parse('a,b\r\nc,d\r\n')).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+    ]);
+    expect(await parse('a,b\nc,d')).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+    ]);
+    expect(await parse('a,b\rc,d\r')).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+    ]);
+  });
+
+  it('reads quoted fields holding delimiters, line breaks and doubled quotes', async () => {
+    expect(await parse('"a,b","line 1\r\nline 2","say ""hi""",plain\r\n"x\ny",""\r\n')).toEqual([
+      ['a,b', 'line 1\r\nline 2', 'say "hi"', 'plain'],
+      ['x\ny', ''],
+    ]);
+    expect(await parse('"""+44 1234 234567""",100')).toEqual([['"+44 1234 234567"', '100']]);
+  });
+
+  it('keeps empty fields, blank lines and a trailing delimiter', async () => {
+    expect(await parse(',,\n\na,\n')).toEqual([['', '', ''], [''], ['a', '']]);
+    expect(await parse('')).toEqual([]);
+    expect(await parse('""')).toEqual([['']]);
+  });
+
+  it('keeps spaces, and quotes not opening a field, as text', async () => {
+    expect(await parse(' a , "b" \n')).toEqual([[' a ', ' "b" ']]);
+    expect(await parse('5" pipe,x\n"quoted"tail,y')).toEqual([
+      ['5" pipe', 'x'],
+      ['quotedtail', 'y'],
+    ]);
+  });
+
+  it('drops a byte order mark at the start only', async () => {
+    expect(await parse('\uFEFFid,name\n1,\uFEFFx')).toEqual([
+      ['id', 'name'],
+      ['1', '\uFEFFx'],
+    ]);
+  });
+
+  it('honours another delimiter and quote character', async () => {
+    expect(await parse("a;'b;c';'it''s'\n", { delimiter: ';', quoteChar: "'" })).toEqual([
+      ['a', 'b;c', "it's"],
+    ]);
+  });
+
+  it('reports a quoted field that is never closed, with its line, after the records before it', async () => {
+    const records: string[][] = [];
+    const reading = (async () => {
+      for await (const record of parseCsv(inChunks('a,b\r\nc,"d\r\ne', 3))) records.push(record);
+    })();
+    await expect(reading).rejects.toThrow(CsvSyntaxError);
+    await expect(reading).rejects.toMatchObject({ line: 2 });
+    expect(records).toEqual([['a', 'b']]);
+  });
+});
+
+describe('converting cells by their Table Schema type', () => {
+  const as = (type: string, text: string) => convertCell(text, { name: 'column', type });
+
+  it('reads integers, numbers and years as numbers', () => {
+    expect(as('integer', '42')).toEqual({ value: 42 });
+    expect(as('integer', ' -7 ')).toEqual({ value: -7 });
+    expect(as('number', '1.5e3')).toEqual({ value: 1500 });
+    expect(as('number', '.5')).toEqual({ value: 0.5 });
+    expect(as('number', '2011')).toEqual({ value: 2011 });
+    expect(as('year', '2011')).toEqual({ value: 2011 });
+  });
+
+  it('refuses what is not of the type', () => {
+    expect(as('integer', 'abc')).toEqual({ error: 'not an integer' });
+    expect(as('integer', '1.5')).toEqual({ error: 'not an integer' });
+    expect(as('integer', '99999999999999999999')).toEqual({ error: 'too large an integer' });
+    expect(as('number', '1,5')).toEqual({ error: 'not a finite number' });
+    expect(as('number', 'NaN')).toEqual({ error: 'not a finite number' });
+    expect(as('boolean', 'yes')).toEqual({ error: 'not a boolean' });
+    expect(as('date', '01/02/2020')).toMatchObject({ error: expect.stringContaining('date') });
+    expect(as('time', '10am')).toMatchObject({ error: expect.stringContaining('time') });
+    expect(as('datetime', '2023-03-15')).toMatchObject({ error: expect.stringContaining('datetime') });
+    expect(as('object', '[1]')).toEqual({ error: 'not a JSON object' });
+    expect(as('array', '{')).toEqual({ error: 'not valid JSON' });
+  });
+
+  it('reads booleans by the default or declared true and false values', () => {
+    expect(as('boolean', 'TRUE')).toEqual({ value: true });
+    expect(as('boolean', '0')).toEqual({ value: false });
+    const field = { name: 'open', type: 'boolean', trueValues: ['Y'], falseValues: ['N'] };
+    expect(convertCell('Y', field)).toEqual({ value: true });
+    expect(convertCell('N', field)).toEqual({ value: false });
+    expect(convertCell('true', field)).toEqual({ error: 'not a boolean' });
+  });
+
+  it('keeps dates and times as the text HSDS JSON has, and parses JSON types', () => {
+    expect(as('date', '2005-01-01')).toEqual({ value: '2005-01-01' });
+    expect(as('time', '10:00:00')).toEqual({ value: '10:00:00' });
+    expect(as('datetime', '2023-03-15T10:30:45.123Z')).toEqual({ value: '2023-03-15T10:30:45.123Z' });
+    expect(as('geojson', '{"type":"Point","coordinates":[1,2]}')).toEqual({
+      value: { type: 'Point', coordinates: [1, 2] },
+    });
+    expect(as('array', '[1,"a"]')).toEqual({ value: [1, 'a'] });
+  });
+
+  it('keeps strings, other text types and undeclared columns as they are', () => {
+    expect(as('string', ' 12 ')).toEqual({ value: ' 12 ' });
+    expect(as('duration', 'P1D')).toEqual({ value: 'P1D' });
+    expect(convertCell('007', undefined)).toEqual({ value: '007' });
+    expect(convertCell('007', { name: 'code' })).toEqual({ value: '007' });
+  });
+});
+
+describe('naming the entity of a table', () => {
+  it('goes by the resource name, else by the file name, singular or plural', () => {
+    expect(entityOfTable('service_at_location', 'x/service_at_location.csv')).toBe('service_at_location');
+    expect(entityOfTable(undefined, 'x/phones.csv')).toBe('phone');
+    expect(entityOfTable(undefined, 'x/addresses.csv')).toBe('address');
+    expect(entityOfTable(undefined, 'x/Taxonomies.CSV')).toBe('taxonomy');
+    expect(entityOfTable('funding', 'x/funding.csv')).toBe('funding');
+    expect(entityOfTable('accessibility', 'x/accessibility.csv')).toBe('accessibility');
+    expect(entityOfTable('my_services', 'x/services.csv')).toBe('service');
+    expect(entityOfTable('meta_table_description', 'x/meta_table_descriptions.csv')).toBeUndefined();
+  });
+});
+
+const SERVICE_A = 'a0000000-0000-4000-8000-000000000001';
+const SERVICE_B = 'a0000000-0000-4000-8000-000000000002';
+const SERVICE_C = 'a0000000-0000-4000-8000-000000000003';
+const TAXONOMY = 'b0000000-0000-4000-8000-000000000001';
+
+const field = (name: string, type = 'string') => ({ name, type });
+const resource = (name: string, path: string, fields: object[], extra: object = {}) => ({
+  name,
+  path,
+  schema: { fields },
+  ...extra,
+});
+
+const serviceFields = [
+  field('id'),
+  field('name'),
+  field('status'),
+  field('minimum_age', 'integer'),
+  field('assured_date', 'date'),
+];
+
+let folder: string;
+
+/** Writes a data package: its descriptor and the CSV files, into a fresh folder. */
+async function writePackage(resources: object[], files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(join(folder, 'package-'));
+  await writeFile(join(dir, 'datapackage.json'), JSON.stringify({ name: 'test', resources }));
+  for (const [name, text] of Object.entries(files)) {
+    await mkdir(join(dir, name, '..'), { recursive: true });
+    await writeFile(join(dir, name), text);
+  }
+  return dir;
+}
+
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'hsds-tabular-'));
+});
+afterAll(async () => {
+  await rm(folder, { recursive: true, force: true });
+});
+
+describe('reading a tabular-form package', () => {
+  it('yields one typed row per data row, with its file and row, missing cells and extensions as given', async () => {
+    const dir = await writePackage([resource('service', 'services.csv', serviceFields)], {
+      'services.csv':
+        'id,name,status,minimum_age,assured_date,x_local_code\r\n' +
+        `${SERVICE_A},"Pantry, weekly",active,12,2005-01-01,0042\r\n` +
+        `${SERVICE_B},Meals,active,,,\r\n`,
+    });
+    const file = join(dir, 'services.csv');
+    expect(await collect(readTabularPackage(dir))).toEqual([
+      {
+        source: { file, row: 1 },
+        entity: 'service',
+        value: {
+          id: SERVICE_A,
+          name: 'Pantry, weekly',
+          status: 'active',
+          minimum_age: 12,
+          assured_date: '2005-01-01',
+          x_local_code: '0042',
+        },
+      },
+      {
+        source: { file, row: 2 },
+        entity: 'service',
+        value: { id: SERVICE_B, name: 'Meals', status: 'active' },
+      },
+    ]);
+  });
+
+  it('reads the same package from the path of its datapackage.json', async () => {
+    const dir = await writePackage([resource('service', 'services.csv', serviceFields)], {
+      'services.csv': `id,name,status\n${SERVICE_A},Pantry,active\n`,
+    });
+    const fromFolder = await collect(readTabularPackage(dir));
+    expect(await collect(readTabularPackage(join(dir, 'datapackage.json')))).toEqual(fromFolder);
+    expect(fromFolder).toHaveLength(1);
+  });
+
+  it('rejects a row with a cell that does not convert, naming the column and the value', async () => {
+    const dir = await writePackage([resource('service', 'services.csv', serviceFields)], {
+      'services.csv': `id,name,status,minimum_age\n${SERVICE_A},A,active,12\n${SERVICE_B},B,active,abc\n`,
+    });
+    const [good, bad] = await collect(readTabularPackage(dir));
+    expect(good).toMatchObject({ value: { minimum_age: 12 } });
+    expect(bad).toEqual({
+      source: { file: join(dir, 'services.csv'), row: 2 },
+      entity: 'service',
+      error: 'column minimum_age: "abc" is not an integer',
+    });
+  });
+
+  it('skips blank lines, still counting them as rows, and rejects a row with cells beyond the header', async () => {
+    const dir = await writePackage([resource('service', 'services.csv', serviceFields)], {
+      'services.csv': `id,name,status\n\n${SERVICE_A},A,active,,\n${SERVICE_B},B,active,surplus\n`,
+    });
+    const records = await collect(readTabularPackage(dir));
+    expect(records.map((record) => [record.source.row, record.error])).toEqual([
+      [2, undefined],
+      [3, 'the row has 4 cells but the table has 3 columns'],
+    ]);
+  });
+
+  it('honours the declared missing values, dialect and a header-less table', async () => {
+    const dir = await writePackage(
+      [
+        {
+          ...resource('service', 'services.tsv', serviceFields),
+          format: 'csv',
+          schema: { fields: serviceFields, missingValues: ['', 'NA'] },
+          dialect: { delimiter: '\t', header: false },
+        },
+      ],
+      { 'services.tsv': `${SERVICE_A}\tPantry\tactive\tNA\t2005-01-01\n` },
+    );
+    expect(await collect(readTabularPackage(dir))).toMatchObject([
+      { value: { id: SERVICE_A, name: 'Pantry', status: 'active', assured_date: '2005-01-01' } },
+    ]);
+  });
+
+  it('yields taxonomies and taxonomy terms first', async () => {
+    const dir = await writePackage(
+      [
+        resource('service', 'services.csv', serviceFields),
+        resource('taxonomy_term', 'taxonomy_terms.csv', [field('id'), field('name')]),
+        resource('taxonomy', 'taxonomies.csv', [field('id'), field('name')]),
+      ],
+      {
+        'services.csv': `id,name,status\n${SERVICE_A},A,active\n`,
+        'taxonomy_terms.csv': `id,name,taxonomy_id\n${SERVICE_C},Food,${TAXONOMY}\n`,
+        'taxonomies.csv': `id,name\n${TAXONOMY},Needs\n`,
+      },
+    );
+    const records = await collect(readTabularPackage(dir));
+    expect(records.map((record) => record.entity)).toEqual(['taxonomy', 'taxonomy_term', 'service']);
+  });
+
+  it('reports an unknown table once, by name, and reads the others', async () => {
+    const dir = await writePackage(
+      [resource('widget', 'widgets.csv', [field('id')]), resource('service', 'services.csv', serviceFields)],
+      { 'widgets.csv': 'id\n1\n2\n', 'services.csv': `id,name,status\n${SERVICE_A},A,active\n` },
+    );
+    const records = await collect(readTabularPackage(dir));
+    expect(records).toHaveLength(2);
+    expect(records[0]).toEqual({
+      source: { file: join(dir, 'widgets.csv') },
+      error: expect.stringContaining('table widget holds no HSDS entity'),
+    });
+    expect(records[1]).toMatchObject({ entity: 'service', value: { id: SERVICE_A } });
+  });
+
+  it('reports what it cannot read: a missing file, broken CSV, unsafe paths, a bad descriptor', async () => {
+    const dir = await writePackage(
+      [
+        resource('phone', 'phones.csv', [field('id')]),
+        resource('service', 'services.csv', serviceFields),
+        resource('contact', '../contacts.csv', [field('id')]),
+        resource('language', 'languages.json', [field('id')], { format: 'json' }),
+      ],
+      { 'services.csv': `id,name,status\n${SERVICE_A},A,active\n${SERVICE_B},"B,active\n` },
+    );
+    const errors = (await collect(readTabularPackage(dir))).map((record) => [
+      record.source.row,
+      record.error ?? 'read',
+    ]);
+    expect(errors).toEqual([
+      [undefined, expect.stringContaining('the table cannot be read (ENOENT')],
+      [1, 'read'],
+      [2, expect.stringMatching(/^the table is not valid CSV \(a quoted field opened on line 3 .*not read$/)],
+      [undefined, expect.stringContaining('must stay inside the package folder')],
+      [undefined, expect.stringContaining('only CSV tables are read, not json')],
+    ]);
+
+    await writeFile(join(dir, 'datapackage.json'), '{"name": "no resources"}');
+    expect(await collect(readTabularPackage(dir))).toEqual([
+      {
+        source: { file: join(dir, 'datapackage.json') },
+        error: expect.stringContaining('no list of resources'),
+      },
+    ]);
+  });
+});
+
+describe('importing a tabular-form package', () => {
+  let testDatabase: TestDatabase;
+  let database: Database;
+  let db: Db;
+
+  beforeAll(async () => {
+    testDatabase = await startTestDatabase();
+    database = new Database({
+      uri: testDatabase.uri,
+      dbName: testDatabase.db.databaseName,
+      timeoutMs: 2000,
+      logger: createLogger('silent'),
+    });
+    await database.ensureIndexes();
+    db = database.db;
+  });
+  afterAll(async () => {
+    await database?.close();
+    await testDatabase?.close();
+  });
+
+  it('rejects only the row with a bad cell, naming the file, row and column, and loads the rest', async () => {
+    const dir = await writePackage(
+      [resource('service', 'services.csv', serviceFields), resource('widget', 'widgets.csv', [field('id')])],
+      {
+        'services.csv':
+          'id,name,status,minimum_age\n' +
+          `${SERVICE_A},A,active,12\n${SERVICE_B},B,active,twelve\n${SERVICE_C},C,active,\n`,
+        'widgets.csv': 'id\n1\n',
+      },
+    );
+    const report = await importRecords(db, readTabularPackage(dir));
+    const file = join(dir, 'services.csv');
+    expect(report).toMatchObject({ inserted: 2, rejected: 2 });
+    expect(report.byType.service).toEqual({ inserted: 2, updated: 0, unchanged: 0, rejected: 1 });
+    expect(report.rejections).toEqual([
+      { at: `${file} row 2`, message: 'column minimum_age: "twelve" is not an integer' },
+      { at: join(dir, 'widgets.csv'), message: expect.stringContaining('table widget') },
+    ]);
+    const stored = await db.collection(rowCollection('service')).find({}).sort({ id: 1 }).toArray();
+    expect(stored.map((row) => [row.id, row.minimum_age])).toEqual([
+      [SERVICE_A, 12],
+      [SERVICE_C, undefined],
+    ]);
+    const services = await db.collection('services').countDocuments();
+    expect(services).toBe(2);
+  });
+
+  it('rejects a row the HSDS row schema refuses, with its file and row', async () => {
+    const dir = await writePackage([resource('service', 'services.csv', serviceFields)], {
+      'services.csv': `id,name,status\nnot-a-uuid,A,active\n`,
+    });
+    const report = await importRecords(db, readTabularPackage(dir));
+    expect(report.rejected).toBe(1);
+    expect(report.rejections[0]).toMatchObject({ at: `${join(dir, 'services.csv')} row 1`, path: '$.id' });
+  });
+});
