@@ -5,7 +5,8 @@ import compress from 'koa-compress';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
-import { rootRoutes } from './directory/root.ts';
+import { directoryRoutes } from './directory/routes.ts';
+import { Gazetteer } from './geo/gazetteer.ts';
 import { accessLog } from './http/access-log.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { healthRoutes } from './http/health.ts';
@@ -19,10 +20,18 @@ export interface AppDependencies {
   database: Database;
   logger: Logger;
   metrics?: HttpMetrics;
+  /** Postcode centroids; US ZIP codes built in, more loaded by `main.ts` from HSDS_POSTCODES_FILE. */
+  gazetteer?: Gazetteer;
 }
 
 /** Builds the Koa application without listening: `main.ts` serves it, tests drive it directly. */
-export function buildApp({ config, database, logger, metrics = new HttpMetrics() }: AppDependencies): Koa {
+export function buildApp({
+  config,
+  database,
+  logger,
+  metrics = new HttpMetrics(),
+  gazetteer = new Gazetteer(),
+}: AppDependencies): Koa {
   const app = new Koa({ proxy: config.trustProxy });
   app.silent = true; // errors are logged by errorHandler, with the request id
 
@@ -43,7 +52,7 @@ export function buildApp({ config, database, logger, metrics = new HttpMetrics()
   // One top-level router, so that 405 (with Allow) is decided over every route at once.
   const router = new Router();
   for (const area of [
-    rootRoutes(config.publicUrl),
+    directoryRoutes({ db: database.db, gazetteer }, config.cacheControl, config.publicUrl),
     openApiRoutes(config.publicUrl),
     healthRoutes(database, metrics.registry),
   ]) {

@@ -35,6 +35,8 @@ const EnvironmentSchema = z.object({
     .default(1024 * 1024),
   HSDS_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   HSDS_CORS_ORIGIN: z.string().min(1).default('*'),
+  HSDS_CACHE_CONTROL: z.string().min(1).default('public, max-age=60'),
+  HSDS_POSTCODES_FILE: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -57,6 +59,8 @@ function toConfig(env: z.infer<typeof EnvironmentSchema>) {
     bodyLimitBytes: env.HSDS_BODY_LIMIT_BYTES,
     shutdownTimeoutMs: env.HSDS_SHUTDOWN_TIMEOUT_MS,
     corsOrigin: env.HSDS_CORS_ORIGIN,
+    cacheControl: env.HSDS_CACHE_CONTROL,
+    postcodesFile: env.HSDS_POSTCODES_FILE,
     logLevel: env.LOG_LEVEL,
   };
 }

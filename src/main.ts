@@ -5,6 +5,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { Database } from './db/database.ts';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from './db/embedded.ts';
+import { Gazetteer } from './geo/gazetteer.ts';
 import { closeGracefully } from './http/graceful-close.ts';
 import { seedSampleData } from './ingest/seed.ts';
 import { HttpMetrics } from './http/metrics.ts';
@@ -40,9 +41,14 @@ async function main(config: Config): Promise<void> {
     'preparing the database',
   );
 
+  const gazetteer = new Gazetteer();
+  if (config.postcodesFile) {
+    const count = await gazetteer.loadCsv(config.postcodesFile);
+    logger.info({ file: config.postcodesFile, count }, 'postcodes loaded');
+  }
   const metrics = new HttpMetrics();
   collectDefaultMetrics({ register: metrics.registry });
-  const server = createServer(buildApp({ config, database, logger, metrics }).callback());
+  const server = createServer(buildApp({ config, database, logger, metrics, gazetteer }).callback());
   server.listen(config.port, config.host);
   await once(server, 'listening');
   logger.info({ url: `http://${config.host}:${config.port}/` }, 'HSDS API listening');

@@ -25,14 +25,14 @@ export const collectionIndexes: Record<string, IndexDescription[]> = {
   services: [
     ...documentIndexes,
     ...classified,
-    ...ascending('organization.id', 'last_modified'),
+    ...ascending('organization.id', '_modified'),
     { key: { '_geo.areas': '2dsphere' }, name: '_geo.areas_2dsphere' },
   ],
   organizations: [...documentIndexes, ...classified],
   service_at_locations: [
     ...documentIndexes,
     ...classified,
-    ...ascending('service.id', 'service.organization.id', 'service.last_modified', '_geo.postcodes'),
+    ...ascending('service.id', 'service.organization.id', '_modified', '_geo.postcodes'),
     { key: { '_geo.point': '2dsphere' }, name: '_geo.point_2dsphere' },
     { key: { '_geo.areas': '2dsphere' }, name: '_geo.areas_2dsphere' },
   ],

@@ -13,10 +13,11 @@ export interface DerivedFields {
   _search: string[];
   _terms?: string[];
   _taxonomies?: string[];
-  _geo?: { point?: Json; areas?: Json[]; postcodes?: string[] };
+  /** Whether any service-area data could be read: postcode search keeps results without (spec 4.4). */
+  _geo?: { point?: Json; areas?: Json[]; postcodes?: string[]; covered?: boolean };
+  /** `last_modified` as a date, for `modified_after` whatever zone offset the publisher wrote. */
+  _modified?: Date;
 }
-
-export const DERIVED_FIELD_NAMES = ['_search', '_terms', '_taxonomies', '_geo'] as const;
 
 export function deriveFields(
   root: RootEntity,
@@ -51,6 +52,7 @@ function forService(service: Json) {
       ),
       ...classification(service),
       _geo: geoFields(undefined, coverage),
+      ...modified(service.last_modified),
     },
     warnings: coverage.problems,
   };
@@ -81,6 +83,7 @@ function forServiceAtLocation(serviceAtLocation: Json) {
       ),
       ...classification(service),
       _geo: geoFields(point, coverage),
+      ...modified(service.last_modified),
     },
     warnings,
   };
@@ -91,7 +94,13 @@ function geoFields(point: Json | undefined, coverage: ReturnType<typeof coverage
   if (point) geo.point = point;
   if (coverage.areas.length > 0) geo.areas = coverage.areas;
   if (coverage.postcodes.length > 0) geo.postcodes = coverage.postcodes;
+  if (geo.areas || geo.postcodes) geo.covered = true;
   return geo;
+}
+
+function modified(lastModified: unknown): Pick<DerivedFields, '_modified'> {
+  const date = typeof lastModified === 'string' ? new Date(lastModified) : undefined;
+  return date && !Number.isNaN(date.getTime()) ? { _modified: date } : {};
 }
 
 /** The taxonomy terms (and their taxonomies) a record's own attributes apply. */

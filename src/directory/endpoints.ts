@@ -1,0 +1,106 @@
+import type { Db, Document } from 'mongodb';
+import { documentCollection } from '../db/collections.ts';
+import type { Gazetteer } from '../geo/gazetteer.ts';
+import type { RootEntity } from '../ingest/entities.ts';
+import { and, organizationClassification, searchClause, sharedFilter } from './list-filters.ts';
+import type { ParameterName } from './list-params.ts';
+import { postcodeQuery, type NearPoint } from './postcode-query.ts';
+import { listProjections } from './projections.ts';
+
+export interface QueryContext {
+  db: Db;
+  gazetteer: Gazetteer;
+}
+
+/** What a list request asks the database for. */
+export interface ListQuery {
+  filter: Document;
+  near?: NearPoint;
+}
+
+/** One core resource: where it lives, what its list takes, and how that becomes a query. */
+export interface Endpoint {
+  path: string;
+  entity: RootEntity;
+  collection: string;
+  parameters: readonly ParameterName[];
+  listProjection: Document;
+  query(parameters: Record<string, unknown>, context: QueryContext): Promise<ListQuery>;
+}
+
+const COMMON = ['page', 'per_page', 'format', 'search'] as const;
+const CLASSIFIED = ['taxonomy_term_id', 'taxonomy_id', 'organization_id', 'modified_after', 'full'] as const;
+
+export const endpoints: Endpoint[] = [
+  {
+    path: '/services',
+    entity: 'service',
+    collection: documentCollection.service,
+    parameters: [...COMMON, ...CLASSIFIED, 'minimal'],
+    listProjection: listProjections.service,
+    query: async (parameters, { db }) => ({
+      filter: await sharedFilter(db, parameters, { organizationId: 'organization.id' }),
+    }),
+  },
+  {
+    path: '/organizations',
+    entity: 'organization',
+    collection: documentCollection.organization,
+    parameters: [...COMMON, 'taxonomy_term_id', 'taxonomy_id', 'full', 'full_service'],
+    listProjection: listProjections.organization,
+    query: async (parameters, { db }) => {
+      const clauses = await organizationClassification(db, parameters);
+      if (typeof parameters.search === 'string') clauses.push(searchClause(parameters.search));
+      return { filter: and(clauses) };
+    },
+  },
+  {
+    path: '/service_at_locations',
+    entity: 'service_at_location',
+    collection: documentCollection.service_at_location,
+    parameters: [...COMMON, ...CLASSIFIED, 'postcode', 'proximity'],
+    listProjection: listProjections.service_at_location,
+    query: async (parameters, { db, gazetteer }) => {
+      const shared = await sharedFilter(db, parameters, { organizationId: 'service.organization.id' });
+      const postcode = postcodeQuery(
+        gazetteer,
+        parameters.postcode as string | undefined,
+        parameters.proximity as number | undefined,
+      );
+      return { filter: and([shared, postcode.filter].filter(nonEmpty)), near: postcode.near };
+    },
+  },
+  {
+    path: '/taxonomies',
+    entity: 'taxonomy',
+    collection: documentCollection.taxonomy,
+    parameters: COMMON,
+    listProjection: listProjections.taxonomy,
+    query: async (parameters) => ({
+      filter: typeof parameters.search === 'string' ? searchClause(parameters.search) : {},
+    }),
+  },
+  {
+    path: '/taxonomy_terms',
+    entity: 'taxonomy_term',
+    collection: documentCollection.taxonomy_term,
+    parameters: [...COMMON, 'taxonomy_id', 'top_only', 'parent_id'],
+    listProjection: listProjections.taxonomy_term,
+    query: async (parameters) => {
+      const clauses: Document[] = [];
+      if (typeof parameters.search === 'string') clauses.push(searchClause(parameters.search));
+      if (parameters.taxonomy_id !== undefined) {
+        clauses.push({
+          $or: [{ taxonomy_id: parameters.taxonomy_id }, { 'taxonomy_detail.id': parameters.taxonomy_id }],
+        });
+      }
+      if (parameters.parent_id !== undefined) clauses.push({ parent_id: parameters.parent_id });
+      // "top_only": the terms at the top of their hierarchy, those without a parent.
+      if (parameters.top_only === true) clauses.push({ parent_id: { $exists: false } });
+      return { filter: and(clauses) };
+    },
+  },
+];
+
+const nonEmpty = (filter: Document | undefined): filter is Document =>
+  filter !== undefined && Object.keys(filter).length > 0;

@@ -1,0 +1,68 @@
+import type { Db, Document } from 'mongodb';
+import { documentCollection } from '../db/collections.ts';
+import { invalidParameter } from '../http/problem.ts';
+import { wordsIn } from '../search/keywords.ts';
+import { termAndDescendants } from './taxonomy-descendants.ts';
+
+/** The filters the core list endpoints share; each endpoint passes the parameters it takes. */
+export interface FilterParameters {
+  search?: string;
+  taxonomy_term_id?: string;
+  taxonomy_id?: string;
+  organization_id?: string;
+  modified_after?: Date;
+}
+
+/** Where a resource keeps what the shared filters look at. */
+export interface FilterFields {
+  organizationId?: string;
+}
+
+/** The MongoDB filter for the shared parameters, all of them ANDed (spec 4.1 rule 3). */
+export async function sharedFilter(
+  db: Db,
+  parameters: FilterParameters,
+  fields: FilterFields,
+): Promise<Document> {
+  const clauses: Document[] = [];
+  if (parameters.search !== undefined) clauses.push(searchClause(parameters.search));
+  if (parameters.taxonomy_term_id !== undefined) {
+    clauses.push({ _terms: { $in: await termAndDescendants(db, parameters.taxonomy_term_id) } });
+  }
+  if (parameters.taxonomy_id !== undefined) clauses.push({ _taxonomies: parameters.taxonomy_id });
+  if (parameters.organization_id !== undefined && fields.organizationId) {
+    clauses.push({ [fields.organizationId]: parameters.organization_id });
+  }
+  if (parameters.modified_after !== undefined)
+    clauses.push({ _modified: { $gte: parameters.modified_after } });
+  return and(clauses);
+}
+
+/** Every word of the search must be among the document's words (case- and accent-insensitive). */
+export function searchClause(search: string): Document {
+  const words = wordsIn(search);
+  if (words.length === 0) throw invalidParameter('search', 'must contain at least one letter or digit');
+  return { _search: { $all: words } };
+}
+
+export const and = (clauses: Document[]): Document =>
+  clauses.length === 0 ? {} : clauses.length === 1 ? clauses[0]! : { $and: clauses };
+
+/**
+ * Organizations classified by a term (or taxonomy): by their own attributes or by any service they provide,
+ * which is what someone browsing organizations by category expects.
+ */
+export async function organizationClassification(db: Db, parameters: FilterParameters): Promise<Document[]> {
+  const clauses: Document[] = [];
+  const services = db.collection(documentCollection.service);
+  if (parameters.taxonomy_term_id !== undefined) {
+    const terms = await termAndDescendants(db, parameters.taxonomy_term_id);
+    const providers = await services.distinct('organization.id', { _terms: { $in: terms } });
+    clauses.push({ $or: [{ _terms: { $in: terms } }, { id: { $in: providers } }] });
+  }
+  if (parameters.taxonomy_id !== undefined) {
+    const providers = await services.distinct('organization.id', { _taxonomies: parameters.taxonomy_id });
+    clauses.push({ $or: [{ _taxonomies: parameters.taxonomy_id }, { id: { $in: providers } }] });
+  }
+  return clauses;
+}

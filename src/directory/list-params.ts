@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { HttpProblem } from '../http/problem.ts';
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../http/paging.ts';
+
+/** Query values arrive as strings, JSON bodies as numbers or booleans: both are accepted. */
+const integer = (min: number, max: number) =>
+  z.preprocess(
+    (value) => (typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value),
+    z
+      .int({ error: 'must be an integer' })
+      .min(min, `must be at least ${min}`)
+      .max(max, `must be at most ${max}`),
+  );
+
+const flag = z.preprocess(
+  (value) => (value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value),
+  z.boolean({ error: 'must be true or false' }),
+);
+
+const text = z
+  .string({ error: 'must be a string' })
+  .trim()
+  .min(1, 'must not be empty')
+  .max(500, 'is too long');
+
+/** ISO 8601 date (`2025-06-01`) or date-time with a zone (`2025-06-01T08:00:00Z`, `…+02:00`). */
+const instant = z
+  .string({ error: 'must be an ISO 8601 date or date-time' })
+  .trim()
+  .refine(
+    (value) =>
+      /^\d{4}-\d{2}-\d{2}$/.test(value) ||
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i.test(value),
+    'must be an ISO 8601 date (YYYY-MM-DD) or date-time with a time zone',
+  )
+  .transform((value) => new Date(value.length === 10 ? `${value}T00:00:00Z` : value))
+  .refine((date) => !Number.isNaN(date.getTime()), 'is not a real date');
+
+/** Every parameter of every core list endpoint, by name; each endpoint picks the ones it takes. */
+export const parameters = {
+  page: integer(1, 1_000_000).default(1),
+  per_page: integer(1, MAX_PER_PAGE).default(DEFAULT_PER_PAGE),
+  format: z.enum(['json', 'ndjson'], { error: "must be 'json' or 'ndjson'" }).default('json'),
+  search: text.optional(),
+  taxonomy_term_id: text.optional(),
+  taxonomy_id: text.optional(),
+  organization_id: text.optional(),
+  modified_after: instant.optional(),
+  minimal: flag.default(false),
+  full: flag.default(false),
+  full_service: flag.default(false),
+  top_only: flag.default(false),
+  parent_id: text.optional(),
+  postcode: text.optional(),
+  proximity: z
+    .preprocess(
+      (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value),
+      z
+        .number({ error: 'must be a distance in metres' })
+        .positive('must be a positive distance in metres')
+        .max(20_037_508, 'must be at most half the circumference of the earth in metres'),
+    )
+    .optional(),
+} as const;
+
+export type ParameterName = keyof typeof parameters;
+
+/**
+ * Parses the parameters an endpoint takes from the query string and, for POST, a JSON object body
+ * (body values win). Unknown parameters are ignored; a known one given twice or malformed is a 400 that
+ * names it.
+ */
+export function parseListParameters<Names extends ParameterName>(
+  names: readonly Names[],
+  query: Record<string, string | string[] | undefined>,
+  body: unknown,
+) {
+  if (body !== undefined && (body === null || typeof body !== 'object' || Array.isArray(body))) {
+    throw new HttpProblem(400, 'The request body must be a JSON object of list parameters.', {
+      errors: [{ field: '$', message: 'must be a JSON object' }],
+    });
+  }
+  const given: Record<string, unknown> = { ...query, ...(body as Record<string, unknown> | undefined) };
+  const errors: { parameter: string; message: string }[] = [];
+  const values: Record<string, unknown> = {};
+  for (const name of names) {
+    const value = given[name];
+    if (Array.isArray(value) && name in query && !(body && name in (body as object))) {
+      errors.push({ parameter: name, message: 'must be given once' });
+      continue;
+    }
+    const parsed = parameters[name].safeParse(value === '' ? undefined : value);
+    if (parsed.success) values[name] = parsed.data;
+    else errors.push({ parameter: name, message: parsed.error.issues[0]?.message ?? 'is invalid' });
+  }
+  if (errors.length > 0) {
+    const detail = errors.map((error) => `'${error.parameter}' ${error.message}`).join('; ');
+    throw new HttpProblem(400, `Invalid parameters: ${detail}.`, { errors });
+  }
+  return values as { [Name in Names]: z.output<(typeof parameters)[Name]> };
+}

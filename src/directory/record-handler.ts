@@ -1,0 +1,32 @@
+import type { Context } from 'koa';
+import type { Document } from 'mongodb';
+import { HttpProblem } from '../http/problem.ts';
+import { parseListParameters } from './list-params.ts';
+import type { Endpoint, QueryContext } from './endpoints.ts';
+import { attachServices } from './organization-services.ts';
+import { fullProjection } from './projections.ts';
+
+/**
+ * GET of one fully nested record: one indexed read of the stored document, which is the response.
+ * Organizations get their services joined (ids, or full services with `full_service=true`).
+ */
+export function recordHandler(endpoint: Endpoint, { db }: QueryContext) {
+  return async (ctx: Context) => {
+    const id = (ctx.params as { id: string }).id;
+    const record = await db.collection(endpoint.collection).findOne({ id }, { projection: fullProjection });
+    if (!record) throw new HttpProblem(404, `No ${endpoint.entity.replace(/_/g, ' ')} with id '${id}'.`);
+    if (endpoint.entity === 'organization') {
+      const { full_service: full } = parseListParameters(['full_service'], ctx.query, undefined);
+      await attachServices(db, [record], full);
+    }
+    const modified = lastModifiedOf(record);
+    if (modified) ctx.lastModified = modified;
+    ctx.body = record;
+  };
+}
+
+function lastModifiedOf(record: Document): Date | undefined {
+  const value = record.last_modified ?? record.service?.last_modified;
+  const date = typeof value === 'string' ? new Date(value) : undefined;
+  return date && !Number.isNaN(date.getTime()) ? date : undefined;
+}

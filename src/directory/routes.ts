@@ -1,0 +1,24 @@
+import Router from '@koa/router';
+import { etag } from '../http/etag.ts';
+import { endpoints, type QueryContext } from './endpoints.ts';
+import { listHandler } from './list-handler.ts';
+import { recordHandler } from './record-handler.ts';
+import { rootRoutes } from './root.ts';
+
+/** The core read protocol: the root info, and each resource's list (GET and POST) and single records. */
+export function directoryRoutes(
+  context: QueryContext,
+  cacheControl: string,
+  publicUrl: string | undefined,
+): Router {
+  const router = new Router();
+  router.use(etag(cacheControl));
+  router.use(rootRoutes(publicUrl).routes());
+  for (const endpoint of endpoints) {
+    const list = listHandler(endpoint, context);
+    router.get(endpoint.path, list);
+    router.post(endpoint.path, list);
+    router.get(`${endpoint.path}/:id`, recordHandler(endpoint, context));
+  }
+  return router;
+}

@@ -1,0 +1,36 @@
+/** Items on a page when the caller does not say. */
+export const DEFAULT_PER_PAGE = 50;
+/** The largest page we serve; larger requests are refused (stream with format=ndjson instead). */
+export const MAX_PER_PAGE = 1000;
+
+export interface PageHeader {
+  total_items: number;
+  total_pages: number;
+  page_number: number;
+  size: number;
+  first_page: boolean;
+  last_page: boolean;
+  empty: boolean;
+}
+
+/**
+ * The list header of spec part 2. Pages count from 1; a page past the end is an empty page with a true
+ * header. `empty` says whether this page has no items (as in the paging model the spec's header follows).
+ */
+export function pageHeader(
+  totalItems: number,
+  pageNumber: number,
+  perPage: number,
+  size: number,
+): PageHeader {
+  const totalPages = Math.ceil(totalItems / perPage);
+  return {
+    total_items: totalItems,
+    total_pages: totalPages,
+    page_number: pageNumber,
+    size,
+    first_page: pageNumber === 1,
+    last_page: pageNumber >= totalPages,
+    empty: size === 0,
+  };
+}

@@ -1,0 +1,247 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedSampleData } from '../../src/ingest/seed.ts';
+import { createLogger } from '../../src/log.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+
+// The core read protocol over HTTP, on the sample directory in fixtures/ (see fixtures/README.md).
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+  await seedSampleData(app.database.db, createLogger('silent'));
+}, 120_000);
+afterAll(async () => app?.close());
+
+const SERVICE = '21d5da7b-6f02-53f9-873b-f607d6266628';
+const ORGANIZATION = '10f8bcb3-f882-56db-84f7-645221c4be05';
+
+type Page = {
+  total_items: number;
+  total_pages: number;
+  page_number: number;
+  size: number;
+  contents: Record<string, unknown>[];
+} & Record<string, unknown>;
+
+async function getJson<T = Page>(path: string, init?: RequestInit): Promise<T> {
+  const response = await fetch(`${app.url}${path}`, init);
+  expect(response.status, `${path}: ${response.status}`).toBe(200);
+  return (await response.json()) as T;
+}
+const ids = (page: Page) => page.contents.map((item) => item.id as string);
+
+describe('lists and paging', () => {
+  it('pages with a correct header', async () => {
+    const first = await getJson('/services?per_page=5');
+    expect(first).toMatchObject({
+      total_items: 72,
+      total_pages: 15,
+      page_number: 1,
+      size: 5,
+      first_page: true,
+      last_page: false,
+      empty: false,
+    });
+    const last = await getJson('/services?per_page=5&page=15');
+    expect(last).toMatchObject({ size: 2, first_page: false, last_page: true, empty: false });
+    const past = await getJson('/services?per_page=5&page=16');
+    expect(past).toMatchObject({
+      total_items: 72,
+      page_number: 16,
+      size: 0,
+      last_page: true,
+      empty: true,
+      contents: [],
+    });
+  });
+
+  it('orders items by id, so pages neither repeat nor skip', async () => {
+    const all = await getJson('/services?per_page=1000');
+    const paged = [
+      ...ids(await getJson('/services?per_page=40')),
+      ...ids(await getJson('/services?per_page=40&page=2')),
+    ];
+    expect(paged).toEqual(ids(all));
+    expect(ids(all)).toEqual([...ids(all)].sort());
+  });
+
+  it('gives list items their one-to-one fields, with organization and program', async () => {
+    const { contents } = await getJson(`/services?per_page=1000`);
+    const item = contents.find((service) => service.id === SERVICE)!;
+    expect(item).toMatchObject({
+      id: SERVICE,
+      name: 'Delridge Community Lunch',
+      organization: { id: ORGANIZATION },
+    });
+    for (const nested of ['phones', 'schedules', 'service_at_locations', 'contacts', 'attributes'])
+      expect(item).not.toHaveProperty(nested);
+    expect(item.organization).not.toHaveProperty('locations');
+    expect(Object.keys(item).filter((key) => key.startsWith('_'))).toEqual([]);
+  });
+
+  it('answers POST exactly like GET, body values winning', async () => {
+    const get = await getJson('/services?per_page=3&page=2');
+    const post = await getJson('/services?per_page=50', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ per_page: 3, page: '2' }),
+    });
+    expect(post).toEqual(get);
+  });
+
+  it('refuses malformed parameters with 400 naming them', async () => {
+    for (const [query, parameter] of [
+      ['page=abc', 'page'],
+      ['page=0', 'page'],
+      ['per_page=1001', 'per_page'],
+      ['modified_after=yesterday', 'modified_after'],
+      ['full=maybe', 'full'],
+      ['format=xml', 'format'],
+      ['search=%21%21', 'search'],
+    ] as const) {
+      const response = await fetch(`${app.url}/services?${query}`);
+      expect(response.status, query).toBe(400);
+      expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect((await response.json()).errors).toContainEqual(expect.objectContaining({ parameter }));
+    }
+  });
+});
+
+describe('filters', () => {
+  it('searches names, descriptions, organization and term names; all words must match', async () => {
+    const food = ids(await getJson('/services?search=food&per_page=1000'));
+    const pantry = ids(await getJson('/services?search=FOOD%20pantry&per_page=1000'));
+    expect(food.length).toBeGreaterThan(pantry.length);
+    expect(pantry.length).toBeGreaterThan(0);
+    expect(pantry.every((id) => food.includes(id))).toBe(true);
+  });
+
+  it('filters by organization, and ANDs filters together', async () => {
+    const byOrganization = await getJson(`/services?organization_id=${ORGANIZATION}&per_page=1000`);
+    expect(
+      byOrganization.contents.every(
+        (service) => (service.organization as { id: string }).id === ORGANIZATION,
+      ),
+    ).toBe(true);
+    const both = ids(await getJson(`/services?organization_id=${ORGANIZATION}&search=lunch&per_page=1000`));
+    const lunch = ids(await getJson(`/services?search=lunch&per_page=1000`));
+    expect(both).toEqual(lunch.filter((id) => ids(byOrganization).includes(id)));
+    expect(both).toContain(SERVICE);
+  });
+
+  it('filters by modified_after, on or after the instant', async () => {
+    const all = await getJson('/services?per_page=1000');
+    const since = await getJson('/services?modified_after=2026-01-01&per_page=1000');
+    const expected = all.contents.filter(
+      (service) => (service.last_modified as string) >= '2026-01-01T00:00:00.000Z',
+    );
+    expect(ids(since)).toEqual(expected.map((service) => service.id));
+    expect(since.total_items).toBeGreaterThan(0);
+  });
+
+  it('filters by taxonomy term, including the terms below it', async () => {
+    const terms = await getJson('/taxonomy_terms?search=food&per_page=1000');
+    const food = terms.contents.find((term) => term.name === 'Food')!;
+    const pantries = terms.contents.find((term) => term.name === 'Food Pantries')!;
+    const underFood = ids(await getJson(`/services?taxonomy_term_id=${food.id}&per_page=1000`));
+    const pantriesOnly = ids(await getJson(`/services?taxonomy_term_id=${pantries.id}&per_page=1000`));
+    expect(pantriesOnly.length).toBeGreaterThan(0);
+    expect(underFood.length).toBeGreaterThan(pantriesOnly.length);
+    expect(pantriesOnly.every((id) => underFood.includes(id))).toBe(true);
+  });
+
+  it('lists top-level taxonomy terms and the children of a term', async () => {
+    const top = await getJson('/taxonomy_terms?top_only=true&per_page=1000');
+    expect(top.contents.every((term) => term.parent_id === undefined)).toBe(true);
+    const parent = top.contents.find((term) => term.name === 'Basic Needs')!;
+    const children = await getJson(`/taxonomy_terms?parent_id=${parent.id}&per_page=1000`);
+    expect(children.total_items).toBeGreaterThan(0);
+    expect(children.contents.every((term) => term.parent_id === parent.id)).toBe(true);
+  });
+});
+
+describe('single records', () => {
+  it('serves the fully nested service, with Last-Modified, ETag and 304', async () => {
+    const response = await fetch(`${app.url}/services/${SERVICE}`);
+    expect(response.status).toBe(200);
+    const service = (await response.json()) as Record<string, unknown>;
+    expect(service).toMatchObject({
+      id: SERVICE,
+      organization: { id: ORGANIZATION },
+      phones: expect.any(Array),
+    });
+    expect(Object.keys(service).filter((key) => key.startsWith('_'))).toEqual([]);
+    expect(response.headers.get('last-modified')).toBe(
+      new Date(service.last_modified as string).toUTCString(),
+    );
+    const tag = response.headers.get('etag')!;
+    expect(tag).toMatch(/^"[\w-]+"$/);
+    expect(response.headers.get('cache-control')).toBe('public, max-age=60');
+    const again = await fetch(`${app.url}/services/${SERVICE}`, { headers: { 'if-none-match': tag } });
+    expect(again.status).toBe(304);
+  });
+
+  it('answers an unknown id with 404', async () => {
+    const response = await fetch(`${app.url}/services/00000000-0000-4000-8000-000000000000`);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({
+      status: 404,
+      detail: "No service with id '00000000-0000-4000-8000-000000000000'.",
+    });
+  });
+
+  it('serves an organization with service ids, or full services on request', async () => {
+    const organization = await getJson<Record<string, unknown>>(`/organizations/${ORGANIZATION}`);
+    const services = organization.services as Record<string, unknown>[];
+    expect(services.length).toBeGreaterThan(0);
+    expect(services.every((service) => Object.keys(service).join() === 'id')).toBe(true);
+    const full = await getJson<Record<string, unknown>>(`/organizations/${ORGANIZATION}?full_service=true`);
+    expect((full.services as Record<string, unknown>[])[0]).toMatchObject({
+      name: expect.any(String),
+      status: expect.any(String),
+    });
+  });
+});
+
+describe('streaming', () => {
+  it('streams every matching item as NDJSON, unpaged', async () => {
+    const response = await fetch(`${app.url}/services?format=ndjson&per_page=1`);
+    expect(response.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
+    const lines = (await response.text())
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: string });
+    expect(lines).toHaveLength(72);
+    expect(lines.map((line) => line.id)).toEqual(ids(await getJson('/services?per_page=1000')));
+  });
+
+  it('lists every service as {id, modified_date} with minimal', async () => {
+    const minimal = await getJson<{ id: string; modified_date: string }[]>('/services?minimal=true');
+    expect(minimal).toHaveLength(72);
+    expect(Object.keys(minimal[0]!)).toEqual(['id', 'modified_date']);
+  });
+});
+
+describe('postcode and proximity', () => {
+  it('keeps services at location whose service area covers the postcode, and those without service-area data', async () => {
+    const all = await getJson('/service_at_locations?full=true&per_page=1000');
+    const covering = await getJson('/service_at_locations?postcode=98118&per_page=1000');
+    expect(covering.total_items).toBeGreaterThan(0);
+    expect(covering.total_items).toBeLessThan(all.total_items);
+  });
+
+  it('keeps results within the distance, nearest first', async () => {
+    const near = await getJson('/service_at_locations?postcode=98118&proximity=5000&per_page=1000');
+    expect(near.total_items).toBeGreaterThan(0);
+    expect(near.size).toBe(near.total_items);
+    const wide = await getJson('/service_at_locations?postcode=98118&proximity=50000&per_page=1000');
+    expect(wide.total_items).toBeGreaterThanOrEqual(near.total_items);
+    expect(ids(wide).slice(0, near.size)).toEqual(ids(near));
+  });
+
+  it('refuses proximity without a postcode, and with one we cannot place', async () => {
+    expect((await fetch(`${app.url}/service_at_locations?proximity=1000`)).status).toBe(400);
+    expect((await fetch(`${app.url}/service_at_locations?postcode=ZZ9%209ZZ&proximity=1000`)).status).toBe(
+      400,
+    );
+  });
+});
