@@ -353,3 +353,32 @@ describe('coordinate validation with a 2dsphere index', () => {
     expect((await c.indexes()).map((i) => i.name)).toEqual(['_id_']);
   });
 });
+
+describe('multi-location fields', () => {
+  it('indexes an array of GeoJSON polygons element by element (multikey 2dsphere)', async () => {
+    const database = await startTestDatabase();
+    try {
+      const areas = database.db.collection('multi_areas');
+      await areas.createIndex({ areas: '2dsphere' });
+      const square = (lng: number, lat: number) => ({
+        type: 'Polygon',
+        coordinates: [
+          [
+            [lng, lat],
+            [lng + 0.1, lat],
+            [lng + 0.1, lat + 0.1],
+            [lng, lat + 0.1],
+            [lng, lat],
+          ],
+        ],
+      });
+      await areas.insertOne({ name: 'two areas', areas: [square(-122.4, 47.5), square(-87.7, 41.8)] });
+      const inSecond = await areas
+        .find({ areas: { $geoIntersects: { $geometry: { type: 'Point', coordinates: [-87.65, 41.85] } } } })
+        .toArray();
+      expect(inSecond.map((document) => document.name)).toEqual(['two areas']);
+    } finally {
+      await database.close();
+    }
+  });
+});

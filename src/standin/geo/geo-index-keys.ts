@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { formatValue, isDocumentOrArray } from './bson-text.ts';
+import { formatValue, isDocumentOrArray, isPlainObject } from './bson-text.ts';
 import { locationError } from '../errors.ts';
 import { InvalidGeometry } from './geo-errors.ts';
 import { parseStoredGeometry } from './geojson.ts';
@@ -31,7 +31,12 @@ export function validateGeoKeys(doc: Document, path: string): void {
   const values = valuesAtPath(doc, path);
   if (values.length === 1 && isAbsentGeometry(values[0])) return;
   const fieldName = path.split('.').at(-1)!;
-  for (const value of values) {
+  // An array of GeoJSON objects is a multi-location field: MongoDB indexes each element (multikey); an
+  // array of numbers stays one legacy point.
+  const geometries = values.flatMap((value) =>
+    Array.isArray(value) && value.some(isPlainObject) ? value : [value],
+  );
+  for (const value of geometries) {
     const defect = indexingDefect(fieldName, value);
     if (defect !== undefined) {
       throw locationError(16755, `Can't extract geo keys: ${formatValue(doc)}  ${defect}`);
