@@ -9,8 +9,7 @@
 import { parseArgs } from 'node:util';
 import { SingleBar } from 'cli-progress';
 import { ConfigError, loadConfig } from '../src/config.ts';
-import { Database } from '../src/db/database.ts';
-import { startEmbeddedDatabase, type EmbeddedDatabase } from '../src/db/embedded.ts';
+import { openDatabase } from '../src/db/open-database.ts';
 import { importRecords } from '../src/ingest/import.ts';
 import { recordTypes, type RecordType } from '../src/ingest/record-type.ts';
 import type { ImportReport } from '../src/ingest/report.ts';
@@ -45,21 +44,7 @@ async function main(): Promise<number> {
 
   const config = loadConfig();
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
-  let embedded: EmbeddedDatabase | undefined;
-  if (config.mongodbUri === undefined) {
-    embedded = await startEmbeddedDatabase({
-      mode: config.embedded,
-      port: config.embeddedDbPort,
-      dataDir: config.dataDir,
-      logger,
-    });
-  }
-  const database = new Database({
-    uri: config.mongodbUri ?? embedded!.uri,
-    dbName: config.dbName,
-    timeoutMs: config.dbTimeoutMs,
-    logger,
-  });
+  const { database, close } = await openDatabase(config, logger);
   const progress = progressReporter();
   try {
     await database.ensureIndexes();
@@ -74,8 +59,7 @@ async function main(): Promise<number> {
     return report.rejected > 0 ? 1 : 0;
   } finally {
     progress.stop();
-    await database.close();
-    await embedded?.close();
+    await close();
   }
 }
 

@@ -3,8 +3,7 @@ import { createServer } from 'node:http';
 import { collectDefaultMetrics } from 'prom-client';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { Database } from './db/database.ts';
-import { startEmbeddedDatabase, type EmbeddedDatabase } from './db/embedded.ts';
+import { openDatabase } from './db/open-database.ts';
 import { Gazetteer } from './geo/gazetteer.ts';
 import { closeGracefully } from './http/graceful-close.ts';
 import { seedSampleData } from './ingest/seed.ts';
@@ -13,23 +12,7 @@ import { createLogger } from './log.ts';
 
 async function main(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
-  let embedded: EmbeddedDatabase | undefined;
-  if (config.mongodbUri === undefined) {
-    embedded = await startEmbeddedDatabase({
-      mode: config.embedded,
-      port: config.embeddedDbPort,
-      dataDir: config.dataDir,
-      logger,
-    });
-  } else {
-    logger.info('database: MONGODB_URI');
-  }
-  const database = new Database({
-    uri: config.mongodbUri ?? embedded!.uri,
-    dbName: config.dbName,
-    timeoutMs: config.dbTimeoutMs,
-    logger,
-  });
+  const { database, close: closeDatabase } = await openDatabase(config, logger);
   // Indexes (and the sample data) are set up in the background, retried until the database answers: the
   // API serves (503s where it needs the database) meanwhile, so an orchestrator's probes see a live process.
   void retryUntilDone(
@@ -56,8 +39,7 @@ async function main(config: Config): Promise<void> {
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'shutting down');
     await closeGracefully(server, config.shutdownTimeoutMs);
-    await database.close();
-    await embedded?.close();
+    await closeDatabase();
     logger.info('stopped');
   };
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {

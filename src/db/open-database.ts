@@ -1,0 +1,41 @@
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import { Database } from './database.ts';
+import { startEmbeddedDatabase, type EmbeddedDatabase } from './embedded.ts';
+
+export interface OpenDatabase {
+  database: Database;
+  /** The embedded database we started (or share), when there is no MONGODB_URI. */
+  embedded: EmbeddedDatabase | undefined;
+  /** Closes the client, then the embedded database if we started it. */
+  close(): Promise<void>;
+}
+
+/** The configured database: MONGODB_URI, or else the embedded one (shared if already running). */
+export async function openDatabase(config: Config, logger: Logger): Promise<OpenDatabase> {
+  let embedded: EmbeddedDatabase | undefined;
+  if (config.mongodbUri === undefined) {
+    embedded = await startEmbeddedDatabase({
+      mode: config.embedded,
+      port: config.embeddedDbPort,
+      dataDir: config.dataDir,
+      logger,
+    });
+  } else {
+    logger.info('database: MONGODB_URI');
+  }
+  const database = new Database({
+    uri: config.mongodbUri ?? embedded!.uri,
+    dbName: config.dbName,
+    timeoutMs: config.dbTimeoutMs,
+    logger,
+  });
+  return {
+    database,
+    embedded,
+    async close() {
+      await database.close();
+      await embedded?.close();
+    },
+  };
+}
