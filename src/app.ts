@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import compress from 'koa-compress';
 import type { Logger } from 'pino';
+import { FailedAttempts } from './auth/failed-attempts.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { directoryRoutes } from './directory/routes.ts';
@@ -10,10 +11,14 @@ import { Gazetteer } from './geo/gazetteer.ts';
 import { accessLog } from './http/access-log.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { healthRoutes } from './http/health.ts';
-import { jsonBody } from './http/json-body.ts';
 import { HttpMetrics } from './http/metrics.ts';
 import { requestId } from './http/request-id.ts';
+import { importRoutes } from './ingest/http-import.ts';
+import { managementRoutes } from './management/routes.ts';
+import { metaRecorder } from './meta/recorder.ts';
+import { metaRoutes } from './meta/routes.ts';
 import { openApiRoutes } from './openapi/routes.ts';
+import type { ProtocolDependencies } from './protocols.ts';
 
 export interface AppDependencies {
   config: Config;
@@ -38,6 +43,9 @@ export function buildApp({
   app.use(requestId(logger));
   app.use(accessLog());
   app.use(metrics.middleware());
+  const protocols: ProtocolDependencies = { db: database.db, config, logger, attempts: new FailedAttempts() };
+  // Outside the error handler, so it records what the caller finally received.
+  app.use(metaRecorder(protocols));
   app.use(errorHandler(logger));
   app.use(
     cors({
@@ -47,14 +55,16 @@ export function buildApp({
     }),
   );
   app.use(compress({ threshold: 1024 }));
-  app.use(jsonBody(config.bodyLimitBytes));
 
   // One top-level router, so that 405 (with Allow) is decided over every route at once.
   const router = new Router();
   for (const area of [
-    directoryRoutes({ db: database.db, gazetteer }, config.cacheControl, config.publicUrl),
+    directoryRoutes({ db: database.db, gazetteer }, config),
     openApiRoutes(config.publicUrl),
     healthRoutes(database, metrics.registry),
+    managementRoutes(protocols),
+    metaRoutes(protocols),
+    importRoutes(protocols),
   ]) {
     router.use(area.routes());
   }

@@ -37,6 +37,24 @@ const EnvironmentSchema = z.object({
   HSDS_CORS_ORIGIN: z.string().min(1).default('*'),
   HSDS_CACHE_CONTROL: z.string().min(1).default('public, max-age=60'),
   HSDS_POSTCODES_FILE: z.string().min(1).optional(),
+  HSDS_MANAGEMENT_PREFIX: z
+    .string()
+    .regex(/^\/[\w-]+(\/[\w-]+)*$/, 'must be a path like /management')
+    .default('/management'),
+  HSDS_ADMIN_LOGIN: z.string().min(1).optional(),
+  HSDS_ADMIN_CODE: z.string().min(12, 'must be at least 12 characters').optional(),
+  HSDS_META_SYSTEM: z.string().min(1).default('hsds-api'),
+  HSDS_META_LOG_READS: flag.default(false),
+  HSDS_META_BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(16 * 1024),
+  HSDS_IMPORT_BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(512 * 1024 * 1024),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -61,6 +79,15 @@ function toConfig(env: z.infer<typeof EnvironmentSchema>) {
     corsOrigin: env.HSDS_CORS_ORIGIN,
     cacheControl: env.HSDS_CACHE_CONTROL,
     postcodesFile: env.HSDS_POSTCODES_FILE,
+    managementPrefix: env.HSDS_MANAGEMENT_PREFIX,
+    admin:
+      env.HSDS_ADMIN_LOGIN !== undefined && env.HSDS_ADMIN_CODE !== undefined
+        ? { login: env.HSDS_ADMIN_LOGIN, code: env.HSDS_ADMIN_CODE }
+        : undefined,
+    metaSystem: env.HSDS_META_SYSTEM,
+    metaLogReads: env.HSDS_META_LOG_READS,
+    metaBodyLimitBytes: env.HSDS_META_BODY_LIMIT_BYTES,
+    importBodyLimitBytes: env.HSDS_IMPORT_BODY_LIMIT_BYTES,
     logLevel: env.LOG_LEVEL,
   };
 }

@@ -1,5 +1,6 @@
 import type { IndexDescription } from 'mongodb';
 import { entityTypes, foreignKeysOf, rowCollection, type RootEntity } from '../ingest/entities.ts';
+import { ACCESS_ENTRIES, META_ENTRIES, USERS } from '../management/collections.ts';
 
 /** The collection of nested documents the API serves for each root entity. */
 export const documentCollection: Record<RootEntity, string> = {

@@ -36,6 +36,7 @@ export function errorHandler(logger: Logger): Middleware {
         detail: problem.message,
         instance: ctx.path,
         ...(problem.errors ? { errors: problem.errors } : {}),
+        ...problem.extensions,
       };
     }
   };

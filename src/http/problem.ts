@@ -17,17 +17,24 @@ export class HttpProblem extends Error {
   readonly status: number;
   readonly errors: ProblemDetail[] | undefined;
   readonly headers: Record<string, string>;
+  /** Extra members of the problem document (RFC 9457 extension members). */
+  readonly extensions: Record<string, unknown>;
 
   constructor(
     status: number,
     detail: string,
-    options: { errors?: ProblemDetail[]; headers?: Record<string, string> } = {},
+    options: {
+      errors?: ProblemDetail[];
+      headers?: Record<string, string>;
+      extensions?: Record<string, unknown>;
+    } = {},
   ) {
     super(detail);
     this.name = 'HttpProblem';
     this.status = status;
     this.errors = options.errors;
     this.headers = options.headers ?? {};
+    this.extensions = options.extensions ?? {};
   }
 
   get title(): string {

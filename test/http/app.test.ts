@@ -55,7 +55,7 @@ describe('problem details', () => {
   });
 
   it('rejects a body over the size limit with 413', async () => {
-    const response = await fetch(`${app.url}/`, {
+    const response = await fetch(`${app.url}/services`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ padding: 'x'.repeat(10_000) }),
@@ -65,7 +65,7 @@ describe('problem details', () => {
   });
 
   it('rejects malformed JSON with 400', async () => {
-    const response = await fetch(`${app.url}/`, {
+    const response = await fetch(`${app.url}/services`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{"unterminated": ',

@@ -1,0 +1,45 @@
+/**
+ * Slows down guessing: a client (by address) that fails authentication `limit` times within `windowMs`
+ * is refused until the window has passed. Kept in this process's memory: behind several instances, each
+ * counts on its own (put a shared limiter in the proxy for a hard global limit).
+ */
+export class FailedAttempts {
+  private readonly failures = new Map<string, { count: number; since: number }>();
+
+  constructor(
+    private readonly limit = 10,
+    private readonly windowMs = 15 * 60 * 1000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Seconds the client must wait before trying again, or 0 if it may try now. */
+  retryAfterSeconds(client: string): number {
+    const entry = this.current(client);
+    if (!entry || entry.count < this.limit) return 0;
+    return Math.ceil((entry.since + this.windowMs - this.now()) / 1000);
+  }
+
+  recordFailure(client: string): void {
+    const entry = this.current(client) ?? { count: 0, since: this.now() };
+    entry.count += 1;
+    this.failures.set(client, entry);
+    if (this.failures.size > 100_000) this.forgetExpired();
+  }
+
+  recordSuccess(client: string): void {
+    this.failures.delete(client);
+  }
+
+  private current(client: string) {
+    const entry = this.failures.get(client);
+    if (entry && this.now() - entry.since >= this.windowMs) {
+      this.failures.delete(client);
+      return undefined;
+    }
+    return entry;
+  }
+
+  private forgetExpired(): void {
+    for (const client of [...this.failures.keys()]) this.current(client);
+  }
+}

@@ -1,0 +1,19 @@
+/** An access entry's grant: a path (exact, or a prefix ending in `*`) and an HTTP verb (or `*`). */
+export interface Grant {
+  path: string;
+  verb: string;
+}
+
+/** `/a/b/` and `/a/b` are the same resource: every route answers both forms. */
+const withoutTrailingSlash = (path: string) => (path.length > 1 ? path.replace(/\/+$/, '') : path);
+
+/** Whether a grant lets a request with this method reach this path. */
+export function grantAllows(grant: Grant, method: string, path: string): boolean {
+  const verbMatches = grant.verb === '*' || grant.verb.toUpperCase() === method.toUpperCase();
+  if (!verbMatches) return false;
+  if (grant.path.endsWith('*')) return path.startsWith(grant.path.slice(0, -1));
+  return withoutTrailingSlash(grant.path) === withoutTrailingSlash(path);
+}
+
+export const anyGrantAllows = (grants: Grant[], method: string, path: string) =>
+  grants.some((grant) => grantAllows(grant, method, path));
