@@ -4,22 +4,13 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
-import { ServiceGenerator } from './generator/service-lines.ts';
+import { serviceNdjsonChunks } from './generator/ndjson-chunks.ts';
 
-// Lines are batched so that each write carries many services; writes wait for 'drain' when the
-// destination is slower than the generator, which keeps memory constant.
-const BATCH_BYTES = 1 << 20;
-
+// Writes wait for 'drain' when the destination is slower than the generator, which keeps memory constant.
 async function writeServices(output: Writable, count: number, seed: number): Promise<void> {
-  let batch = '';
-  for (const line of new ServiceGenerator(seed).lines(count)) {
-    batch += `${line}\n`;
-    if (batch.length >= BATCH_BYTES) {
-      if (!output.write(batch)) await once(output, 'drain');
-      batch = '';
-    }
+  for (const chunk of serviceNdjsonChunks(count, seed)) {
+    if (!output.write(chunk)) await once(output, 'drain');
   }
-  if (batch) output.write(batch);
 }
 
 function positiveInteger(value: string, name: string): number {
