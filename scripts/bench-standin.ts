@@ -5,8 +5,8 @@
  *     npx tsx scripts/bench-standin.ts            # 100k services of ~5 KB
  *     BENCH_DOCS=20000 npx tsx scripts/bench-standin.ts
  *
- * Prints one line per workload. Figures vary from machine to machine and run to run: compare runs made
- * on the same machine.
+ * Prints one line per workload: its rate per second of wall time and per second of CPU time. Figures
+ * vary from machine to machine and run to run: compare runs made on the same machine.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -61,23 +61,40 @@ function service(n: number): Document {
     email: `service${n}@example.org`,
     status: 'active',
     fees_description: text(15),
-    organization: { id: organizationId(n), name: text(3), description: text(40), website: 'https://example.org' },
+    organization: {
+      id: organizationId(n),
+      name: text(3),
+      description: text(40),
+      website: 'https://example.org',
+    },
     service_at_locations: locations.map((location, i) => ({ id: `sal-${n}-${i}`, location })),
     phones: [0, 1, 2].map((i) => ({ id: `ph-${n}-${i}`, number: `312555${n % 10_000}`, type: 'voice' })),
-    schedules: [0, 1].map((i) => ({ id: `sch-${n}-${i}`, byday: 'MO,TU,WE', opens_at: '09:00', closes_at: '17:00' })),
+    schedules: [0, 1].map((i) => ({
+      id: `sch-${n}-${i}`,
+      byday: 'MO,TU,WE',
+      opens_at: '09:00',
+      closes_at: '17:00',
+    })),
     attributes: terms.map((taxonomy_term, i) => ({ id: `attr-${n}-${i}`, taxonomy_term })),
     _deps: [organizationId(n), ...locations.map((l) => l.id), ...terms.map((t) => t.id)],
     last_modified: new Date(1_700_000_000_000 + n * 1000),
   };
 }
 
+/**
+ * Runs a workload and prints its rate over wall time and over the process's CPU time (client and
+ * server together): the CPU figure moves less when other processes compete for the machine.
+ */
 async function measure(label: string, units: string, run: () => Promise<number>): Promise<void> {
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   const count = await run();
   const seconds = (performance.now() - started) / 1000;
-  const rate = Math.round(count / seconds).toLocaleString('en-US');
+  const cpu = process.cpuUsage(cpuBefore);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  const rate = (per: number) => Math.round(count / per).toLocaleString('en-US');
   process.stdout.write(
-    `${label.padEnd(58)} ${rate.padStart(10)} ${units}/s  (${count} in ${seconds.toFixed(2)} s)\n`,
+    `${label.padEnd(58)} ${rate(seconds).padStart(8)} ${units}/s  ${rate(cpuSeconds).padStart(8)} ${units}/cpu-s  (${count} in ${seconds.toFixed(2)} s)\n`,
   );
 }
 
@@ -127,7 +144,8 @@ try {
     let matched = 0;
     for (let done = 0; done < WRITE_OPS; done += BATCH) {
       const ids = Array.from({ length: BATCH }, () => serviceId(Math.floor(random() * TOTAL_DOCS)));
-      matched += (await services.updateMany({ id: { $in: ids } }, { $set: { status: 'active' } })).matchedCount;
+      matched += (await services.updateMany({ id: { $in: ids } }, { $set: { status: 'active' } }))
+        .matchedCount;
     }
     return matched;
   });

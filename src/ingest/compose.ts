@@ -1,5 +1,12 @@
 import type { Db } from 'mongodb';
-import { relations, rootExclusions, rowCollection, type EntityType, type RootEntity } from './entities.ts';
+import {
+  entityTypes,
+  relations,
+  rootExclusions,
+  rowCollection,
+  type EntityType,
+  type RootEntity,
+} from './entities.ts';
 import type { Row } from './row.ts';
 
 type Json = Record<string, unknown>;
@@ -12,14 +19,35 @@ const BOOKKEEPING = ['_id', '_hash', '_position'] as const;
  * per relation for the whole batch, never one per record. Nesting stops where it would come back to an
  * entity type already above (a service's organization lists no services).
  */
-export async function composeRoots(db: Db, root: RootEntity, ids: string[]): Promise<Map<string, Json>> {
+export async function composeRoots(
+  db: Db,
+  root: RootEntity,
+  ids: string[],
+  populated: ReadonlySet<EntityType>,
+): Promise<Map<string, Json>> {
   const rows = await findRows(db, root, { _id: { $in: ids } });
-  const documents = await composeRows(db, root, rows, [root], new Set(rootExclusions[root]));
+  const documents = await composeRows({ db, populated }, root, rows, [root], new Set(rootExclusions[root]));
   return new Map(documents.map((document) => [document.id as string, document]));
 }
 
+/** The database, and the entity types that have any rows at all: the others need no query. */
+interface Source {
+  db: Db;
+  populated: ReadonlySet<EntityType>;
+}
+
+/** Entity types with at least one row; relations to the others are skipped without a query. */
+export async function populatedEntities(db: Db): Promise<Set<EntityType>> {
+  const populated = new Set<EntityType>();
+  for (const entity of entityTypes) {
+    if (await db.collection(rowCollection(entity)).findOne({}, { projection: { _id: 1 } }))
+      populated.add(entity);
+  }
+  return populated;
+}
+
 async function composeRows(
-  db: Db,
+  source: Source,
   entity: EntityType,
   rows: Row[],
   path: EntityType[],
@@ -29,12 +57,18 @@ async function composeRows(
   if (rows.length === 0) return documents;
   const ids = rows.map((row) => row.id);
   for (const relation of relations[entity]) {
-    if (excluded.has(relation.field) || path.includes(relation.entity)) continue;
+    if (
+      excluded.has(relation.field) ||
+      path.includes(relation.entity) ||
+      !source.populated.has(relation.entity)
+    ) {
+      continue;
+    }
     const below = [...path, relation.entity];
     if (relation.kind === 'many') {
-      const children = await findRows(db, relation.entity, { [relation.foreignKey]: { $in: ids } });
+      const children = await findRows(source.db, relation.entity, { [relation.foreignKey]: { $in: ids } });
       children.sort(byPosition);
-      const composed = await composeRows(db, relation.entity, children, below);
+      const composed = await composeRows(source, relation.entity, children, below);
       const byParent = new Map<string, Json[]>();
       children.forEach((child, index) => {
         const parentId = child[relation.foreignKey] as string;
@@ -50,8 +84,8 @@ async function composeRows(
         ...new Set(rows.map((row) => row[relation.reference]).filter((id) => typeof id === 'string')),
       ];
       if (references.length === 0) continue;
-      const referenced = await findRows(db, relation.entity, { _id: { $in: references } });
-      const composed = await composeRows(db, relation.entity, referenced, below);
+      const referenced = await findRows(source.db, relation.entity, { _id: { $in: references } });
+      const composed = await composeRows(source, relation.entity, referenced, below);
       const byId = new Map(composed.map((document) => [document.id as string, document]));
       for (const document of documents) {
         const target = byId.get(document[relation.reference] as string);

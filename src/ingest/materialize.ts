@@ -1,10 +1,10 @@
 import type { AnyBulkWriteOperation, Db, Document } from 'mongodb';
 import { MongoBulkWriteError } from 'mongodb';
 import { documentCollection } from '../db/collections.ts';
-import { composeRoots } from './compose.ts';
+import { composeRoots, populatedEntities } from './compose.ts';
 import { deriveFields } from './derived-fields.ts';
-import { rootEntities, type RootEntity } from './entities.ts';
-import { rowHash } from './row.ts';
+import { rootEntities, type EntityType, type RootEntity } from './entities.ts';
+import { documentHash } from './row.ts';
 import type { RowChanges } from './row-writer.ts';
 
 type Json = Record<string, unknown>;
@@ -31,6 +31,7 @@ export async function materialize(
 ): Promise<MaterializeResult> {
   const result: MaterializeResult = { written: new Map(), warnings: [] };
   const touched = [...changes.touchedIds];
+  const populated = await populatedEntities(db);
   for (const root of rootEntities) {
     const collection = db.collection(documentCollection[root]);
     const ids = new Set(changes.changedRoots.get(root) ?? []);
@@ -44,7 +45,8 @@ export async function materialize(
     }
     const all = [...ids];
     for (let start = 0; start < all.length; start += CHUNK) {
-      const written = await rebuild(db, root, all.slice(start, start + CHUNK), changes, now, result.warnings);
+      const chunk = all.slice(start, start + CHUNK);
+      const written = await rebuild(db, root, chunk, populated, changes, now, result.warnings);
       result.written.set(root, (result.written.get(root) ?? 0) + written);
     }
   }
@@ -55,12 +57,13 @@ async function rebuild(
   db: Db,
   root: RootEntity,
   ids: string[],
+  populated: ReadonlySet<EntityType>,
   changes: RowChanges,
   now: () => string,
   warnings: string[],
 ): Promise<number> {
   const collection = db.collection(documentCollection[root]);
-  const composed = await composeRoots(db, root, ids);
+  const composed = await composeRoots(db, root, ids, populated);
   const stored = new Map<string, Json>();
   for await (const document of collection.find(
     { id: { $in: ids } },
@@ -79,7 +82,7 @@ async function rebuild(
       continue;
     }
     const { last_modified: lastModified, ...content } = document;
-    const hash = rowHash(content);
+    const hash = documentHash(content);
     const before = stored.get(id);
     if (before?._hash === hash) continue;
     if (root === 'service') {

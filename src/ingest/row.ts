@@ -34,6 +34,14 @@ export function rowHash(row: Record<string, unknown>): string {
   return createHash('sha1').update(canonicalJson(row, INTERNAL)).digest('base64url');
 }
 
+/**
+ * A digest of a composed document. Documents are composed from stored rows in a fixed order, so plain
+ * JSON text is stable for equal content and much cheaper than sorting every key.
+ */
+export function documentHash(document: Record<string, unknown>): string {
+  return createHash('sha1').update(JSON.stringify(document)).digest('base64url');
+}
+
 /** JSON with object keys sorted, so equal content gives equal text whatever the key order. */
 export function canonicalJson(value: unknown, skipKeys: ReadonlySet<string> = new Set()): string {
   if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item)).join(',')}]`;

@@ -63,13 +63,25 @@ function jsonPath(path: PropertyKey[]): string {
   );
 }
 
+/** Returns the value itself when it holds no null (the usual case), a copy without them otherwise. */
 function withoutNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.filter((item) => item !== null).map(withoutNulls);
+  return holdsNull(value) ? copyWithoutNulls(value) : value;
+}
+
+function holdsNull(value: unknown): boolean {
+  if (value === null) return true;
+  if (typeof value !== 'object') return false;
+  for (const item of Array.isArray(value) ? value : Object.values(value)) if (holdsNull(item)) return true;
+  return false;
+}
+
+function copyWithoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.filter((item) => item !== null).map(copyWithoutNulls);
   if (value !== null && typeof value === 'object') {
     return Object.fromEntries(
       Object.entries(value)
         .filter(([, field]) => field !== null)
-        .map(([key, field]) => [key, withoutNulls(field)]),
+        .map(([key, field]) => [key, copyWithoutNulls(field)]),
     );
   }
   return value;

@@ -1,4 +1,5 @@
-import { BSON, Long, type Document } from 'bson';
+import { Long, type Document } from 'bson';
+import { encodingOf } from './document-encoding.ts';
 import { randomBytes } from 'node:crypto';
 import { cursorNotFound } from './errors.ts';
 
@@ -96,7 +97,7 @@ function takeBatch(cursor: ServerCursor, batchSize: number): Document[] {
   let bytes = 0;
   while (batch.length < batchSize && cursor.position < cursor.docs.length) {
     const doc = cursor.project(cursor.docs[cursor.position]!);
-    const size = BSON.calculateObjectSize(doc);
+    const size = encodingOf(doc).length;
     if (batch.length > 0 && bytes + size > MAX_BATCH_BYTES) break;
     batch.push(doc);
     bytes += size;

@@ -30,6 +30,8 @@ export const namespaceNotFound = (message: string) => new CommandError(26, 'Name
 export const indexNotFound = (message: string) => new CommandError(27, 'IndexNotFound', message);
 export const cursorNotFound = (id: bigint) =>
   new CommandError(43, 'CursorNotFound', `cursor id ${id} not found`);
+export const conflictingUpdateOperators = (message: string) =>
+  new CommandError(40, 'ConflictingUpdateOperators', message);
 export const namespaceExists = (message: string) => new CommandError(48, 'NamespaceExists', message);
 export const immutableField = (message: string) => new CommandError(66, 'ImmutableField', message);
 export const invalidOptions = (message: string) => new CommandError(72, 'InvalidOptions', message);

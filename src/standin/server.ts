@@ -104,16 +104,20 @@ export async function startStandin(options: StandinOptions): Promise<StandinServ
   const port = typeof address === 'object' && address ? address.port : options.port;
   const uriHost = host.includes(':') ? `[${host}]` : host;
 
+  let closing: Promise<void> | undefined;
+  async function close(): Promise<void> {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const socket of sockets) socket.destroy();
+    await closed;
+    cursors.close();
+    await engine.close();
+  }
+
   return {
     host,
     port,
     uri: `mongodb://${uriHost}:${port}/?directConnection=true`,
-    async close() {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const socket of sockets) socket.destroy();
-      await closed;
-      cursors.close();
-      await engine.close();
-    },
+    // Idempotent: a second call waits for the first shutdown instead of closing twice.
+    close: () => (closing ??= close()),
   };
 }

@@ -278,6 +278,6 @@ describe('data unusable for one feature', () => {
     );
     const stored = await findService();
     expect(stored?.service_areas).toEqual(areas.map((area) => ({ ...area, service_id: SVC })));
-    expect(stored?._geo).toEqual({ postcodes: ['98101', '98104'] });
+    expect(stored?._geo).toEqual({ postcodes: ['98101', '98104'], covered: true });
   });
 });

@@ -1,4 +1,4 @@
-import { ObjectId } from 'bson';
+import { ObjectId, type Document } from 'bson';
 import { describe, expect, it } from 'vitest';
 import { Collection, type CollectionHost } from '../../src/standin/engine/collection.ts';
 import { compileFilter } from '../../src/standin/query/filter.ts';
@@ -34,5 +34,36 @@ describe('index planning', () => {
     c.insert({ _id: 3, n: 1 });
     expect([...c.candidates({ tags: 'b' }).docs].map((d) => d._id)).toEqual([1, 2]);
     expect([...c.candidates({ _id: 3.0 }).docs]).toHaveLength(1);
+  });
+});
+
+describe('index order', () => {
+  it('walks a single-field index in sort order, both directions, missing values first as null', () => {
+    const c = collection();
+    c.createIndex({ v: 2, key: { name: 1 }, name: 'name_1' });
+    for (const [id, name] of [
+      [1, 'b'],
+      [2, 'a'],
+      [3, undefined],
+      [4, 'c'],
+      [5, 'a'],
+    ] as const)
+      c.insert(name === undefined ? { _id: id } : { _id: id, name });
+    const ids = (docs: Iterable<Document> | null) => [...(docs ?? [])].map((d) => d._id);
+    expect(ids(c.inIndexOrder({ name: 1 }))).toEqual([3, 2, 5, 1, 4]);
+    expect(ids(c.inIndexOrder({ name: -1 }))).toEqual([4, 1, 2, 5, 3]);
+    c.replace(c.getById(4)!, { _id: 4, name: '0' });
+    expect(ids(c.inIndexOrder({ name: 1 }))).toEqual([3, 4, 2, 5, 1]);
+    expect(c.inIndexOrder({ other: 1 })).toBeNull();
+    expect(c.inIndexOrder({ name: 1, _id: 1 })).toBeNull();
+  });
+
+  it('is not used once a document made the index multikey (arrays sort by one element)', () => {
+    const c = collection();
+    c.createIndex({ v: 2, key: { tags: 1 }, name: 'tags_1' });
+    c.insert({ _id: 1, tags: 'a' });
+    expect(c.inIndexOrder({ tags: 1 })).not.toBeNull();
+    c.insert({ _id: 2, tags: ['b', 'c'] });
+    expect(c.inIndexOrder({ tags: 1 })).toBeNull();
   });
 });

@@ -115,3 +115,11 @@ describe('wire protocol', () => {
     socket.destroy();
   });
 });
+
+describe('shutdown', () => {
+  it('close() can be called more than once, even while the first call is running', async () => {
+    const other = await startStandin({ port: 0, dataDir: await makeDataDir() });
+    await Promise.all([other.close(), other.close()]);
+    await expect(other.close()).resolves.toBeUndefined();
+  });
+});

@@ -4,7 +4,7 @@ import { cloneDocument, isPlainObject } from '../bson-values.ts';
 import type { Collection } from '../engine/collection.ts';
 import type { Database } from '../engine/database.ts';
 import { failedToParse, locationError, toCommandError, typeMismatch } from '../errors.ts';
-import { runGeoNearStage } from '../geo/index.ts';
+import { assertNoNearOperator, runGeoNearStage } from '../geo/index.ts';
 import { isKnownPipelineStage } from '../query/mingo-context.ts';
 import { targetCollection, integerOption, type DatabaseCommand } from './command.ts';
 
@@ -22,6 +22,8 @@ function validatePipeline(pipeline: unknown[]): void {
       throw locationError(40602, '$geoNear is only valid as the first stage in a pipeline');
     if (name !== '$geoNear' && !isKnownPipelineStage(name))
       throw locationError(40324, `Unrecognized pipeline stage name: '${name}'`);
+    const spec = (stage as Document)[name];
+    if (name === '$match' && isPlainObject(spec)) assertNoNearOperator(spec, '$match');
   });
 }
 
@@ -42,6 +44,7 @@ function pipelineInput(
     const docs = runGeoNearStage(first.$geoNear as Document, collection.all(), {
       indexes,
       compileFilter: database.compileFilter,
+      namespace: collection.namespace,
     });
     return { docs: docs.map(cloneDocument), rest: pipeline.slice(1) };
   }

@@ -1,3 +1,5 @@
+import { isPlainObject } from '../bson-values.ts';
+import { assertNoNearOperator } from '../geo/index.ts';
 import { selectDocuments } from '../query/select.ts';
 import { integerOption, targetCollection, type DatabaseCommand } from './command.ts';
 
@@ -5,6 +7,7 @@ export const count: DatabaseCommand = {
   names: ['count'],
   scope: 'database',
   run({ body }, database) {
+    if (isPlainObject(body.query)) assertNoNearOperator(body.query, 'count');
     const docs = selectDocuments(database, database.collection(targetCollection(body)), {
       filter: body.query,
       skip: integerOption(body, 'skip'),

@@ -1,5 +1,6 @@
 import type { Document } from 'bson';
 import { isPlainObject } from '../bson-values.ts';
+import { rememberIdFirstEncoding } from '../document-encoding.ts';
 import { badValue, typeMismatch } from '../errors.ts';
 import { withId } from '../query/apply-update.ts';
 import { targetCollection, type DatabaseCommand } from './command.ts';
@@ -18,6 +19,7 @@ export const insert: DatabaseCommand = {
       const done = errors.attempt(index, () => {
         if (!isPlainObject(raw)) throw typeMismatch('document to insert must be an object');
         const doc: Document = withId(raw);
+        rememberIdFirstEncoding(doc, raw);
         if (Array.isArray(doc._id)) throw badValue("can't use an array for _id");
         collection.insert(doc);
         n++;

@@ -1,5 +1,6 @@
-import { BSON, type Document } from 'bson';
+import type { Document } from 'bson';
 import { isPlainObject } from '../bson-values.ts';
+import { encodingOf } from '../document-encoding.ts';
 import type { Collection } from '../engine/collection.ts';
 import type { Database } from '../engine/database.ts';
 import { failedToParse, typeMismatch } from '../errors.ts';
@@ -25,7 +26,8 @@ export interface UpdateOutcome {
   after?: Document;
 }
 
-const sameBytes = (a: Document, b: Document) => Buffer.from(BSON.serialize(a)).equals(BSON.serialize(b));
+/** An update that leaves the bytes as they were modifies nothing (and is not journaled). */
+const sameBytes = (a: Document, b: Document) => Buffer.from(encodingOf(a)).equals(encodingOf(b));
 
 /** Applies one update statement (shared by update and findAndModify). */
 export function runUpdate(

@@ -1,4 +1,6 @@
 import { Long, ObjectId, type Document } from 'bson';
+import { resolve } from 'mingo/util';
+import { compareValues } from '../compare.ts';
 import { DuplicateKeyError } from '../errors.ts';
 import { pathValues } from '../query/path-values.ts';
 import { indexKey } from './index-key.ts';
@@ -19,7 +21,11 @@ interface KeyEntry {
 export class CollectionIndex {
   readonly fields: string[];
   readonly isHashed: boolean;
-  private readonly entries = new Map<string, Set<string>>();
+  private readonly entries = new Map<string, Posting>();
+  /** The keys in ascending order, computed when first needed after a key was added or removed. */
+  private orderedKeys: string[] | null = null;
+  /** Some document has an array on an indexed path: keys no longer give a document's sort order. */
+  private multikey = false;
   private readonly partialFilter: DocumentPredicate | undefined;
 
   constructor(
@@ -49,6 +55,7 @@ export class CollectionIndex {
     if (this.partialFilter && !this.partialFilter(doc)) return [];
     const perField = this.fields.map((field) => pathValues(doc, field));
     if (this.spec.sparse && perField.every((values) => values.length === 0)) return [];
+    if (perField.length === 1) return singleFieldEntries(perField[0]!);
     let combos: KeyEntry[] = [{ key: '', values: [] }];
     for (const values of perField) {
       const choices = values.length === 0 ? [null] : values;
@@ -63,25 +70,74 @@ export class CollectionIndex {
   }
 
   add(doc: Document, id: string): void {
-    for (const { key } of this.keyEntries(doc)) {
-      let ids = this.entries.get(key);
-      if (!ids) this.entries.set(key, (ids = new Set()));
-      ids.add(id);
-    }
+    this.noteArrays(doc);
+    for (const entry of this.keyEntries(doc)) this.addKey(entry, id);
   }
 
   remove(doc: Document, id: string): void {
-    for (const { key } of this.keyEntries(doc)) {
-      const ids = this.entries.get(key);
-      if (!ids) continue;
-      ids.delete(id);
-      if (ids.size === 0) this.entries.delete(key);
+    for (const { key } of this.keyEntries(doc)) this.removeKey(key, id);
+  }
+
+  /** Moves a document from its previous keys to its next ones, leaving the keys both have alone. */
+  update(previous: Document, next: Document, id: string): void {
+    this.noteArrays(next);
+    const before = this.keyEntries(previous);
+    const after = this.keyEntries(next);
+    const afterKeys = new Set(after.map((entry) => entry.key));
+    const beforeKeys = new Set(before.map((entry) => entry.key));
+    for (const { key } of before) if (!afterKeys.has(key)) this.removeKey(key, id);
+    for (const entry of after) if (!beforeKeys.has(entry.key)) this.addKey(entry, id);
+  }
+
+  private noteArrays(doc: Document): void {
+    if (!this.multikey && this.isHashed && this.fields.some((field) => Array.isArray(resolve(doc, field))))
+      this.multikey = true;
+  }
+
+  private addKey({ key, values }: KeyEntry, id: string): void {
+    const posting = this.entries.get(key);
+    if (!posting) {
+      this.entries.set(key, { value: values[0], ids: id });
+      this.orderedKeys = null;
+    } else if (typeof posting.ids === 'string') {
+      if (posting.ids !== id) posting.ids = new Set([posting.ids, id]);
+    } else {
+      posting.ids.add(id);
     }
   }
 
+  private removeKey(key: string, id: string): void {
+    const posting = this.entries.get(key);
+    if (!posting) return;
+    if (typeof posting.ids !== 'string') posting.ids.delete(id);
+    if (posting.ids === id || (typeof posting.ids !== 'string' && posting.ids.size === 0)) {
+      this.entries.delete(key);
+      this.orderedKeys = null;
+    }
+  }
+
+  /**
+   * Whether walking this index gives documents in the order of `{field: direction}`: a complete
+   * single-field index that no document made multikey (an array sorts by its smallest or largest
+   * element, not by each of its keys).
+   */
+  servesSort(field: string): boolean {
+    return this.isComplete && this.fields.length === 1 && this.fields[0] === field && !this.multikey;
+  }
+
+  /** Document ids in key order (equal keys in the order they were indexed). */
+  *idsInOrder(direction: 1 | -1): Generator<string> {
+    this.orderedKeys ??= [...this.entries.keys()].sort((a, b) =>
+      compareValues(this.entries.get(a)?.value, this.entries.get(b)?.value),
+    );
+    const keys = this.orderedKeys;
+    for (let i = 0; i < keys.length; i++)
+      yield* idsOf(this.entries.get(keys[direction === 1 ? i : keys.length - 1 - i]!));
+  }
+
   /** Ids of documents whose single-field key equals `value`. */
-  lookup(value: unknown): ReadonlySet<string> {
-    return this.entries.get(indexKey(value)) ?? EMPTY;
+  lookup(value: unknown): Iterable<string> {
+    return idsOf(this.entries.get(indexKey(value)));
   }
 
   /**
@@ -91,9 +147,8 @@ export class CollectionIndex {
   duplicateOf(doc: Document, self: string | null, namespace: string): DuplicateKeyError | null {
     if (!this.isUnique) return null;
     for (const entry of this.keyEntries(doc)) {
-      const ids = this.entries.get(entry.key);
-      if (ids && [...ids].some((other) => other !== self))
-        return this.duplicateKeyError(entry.values, namespace);
+      const ids = idsOf(this.entries.get(entry.key));
+      if ([...ids].some((other) => other !== self)) return this.duplicateKeyError(entry.values, namespace);
     }
     return null;
   }
@@ -110,7 +165,29 @@ export class CollectionIndex {
   }
 }
 
-const EMPTY: ReadonlySet<string> = new Set();
+/**
+ * The documents with one key and a value of that key (to order keys by). Most keys of an index
+ * belong to one document, which is then held without a set of its own.
+ */
+interface Posting {
+  value: unknown;
+  ids: string | Set<string>;
+}
+
+const idsOf = (posting: Posting | undefined): Iterable<string> =>
+  posting === undefined ? [] : typeof posting.ids === 'string' ? [posting.ids] : posting.ids;
+
+/** The common case of one field, without building combinations: one key per distinct value. */
+function singleFieldEntries(values: unknown[]): KeyEntry[] {
+  if (values.length === 0) return [{ key: indexKey(null), values: [null] }];
+  if (values.length === 1) return [{ key: indexKey(values[0]), values }];
+  const entries = new Map<string, KeyEntry>();
+  for (const value of values) {
+    const key = indexKey(value);
+    if (!entries.has(key)) entries.set(key, { key, values: [value] });
+  }
+  return [...entries.values()];
+}
 
 function dedupe(entries: KeyEntry[]): KeyEntry[] {
   const seen = new Map<string, KeyEntry>();

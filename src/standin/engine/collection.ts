@@ -69,14 +69,9 @@ export class Collection {
   /** Replaces a stored document by its new version (same `_id`). */
   replace(previous: Document, next: Document): void {
     const id = indexKey(previous._id);
-    this.removeFromIndexes(previous, id);
-    try {
-      this.checkDocument(next, id);
-    } catch (error) {
-      this.addToIndexes(previous, id);
-      throw error;
-    }
-    this.addToIndexes(next, id);
+    // Unique checks already leave the document's own entries out, so nothing moves until they pass.
+    this.checkDocument(next, id);
+    for (const index of this.indexes.values()) index.update(previous, next, id);
     this.docs.set(id, next);
     this.host.record({ op: 'put', collection: this.name, doc: next });
   }
@@ -160,6 +155,26 @@ export class Collection {
   }
 
   /**
+   * All documents in the order of a single-key sort, by walking an index on that key; null when no
+   * index gives that order.
+   */
+  inIndexOrder(sort: Record<string, 1 | -1>): Iterable<Document> | null {
+    const keys = Object.keys(sort);
+    if (keys.length !== 1) return null;
+    const field = keys[0]!;
+    const index = [...this.indexes.values()].find((candidate) => candidate.servesSort(field));
+    if (!index) return null;
+    return this.docsByIds(index.idsInOrder(sort[field]!));
+  }
+
+  private *docsByIds(ids: Iterable<string>): Generator<Document> {
+    for (const id of ids) {
+      const doc = this.docs.get(id);
+      if (doc) yield doc;
+    }
+  }
+
+  /**
    * Replay of journaled changes: applied without constraint checks, since replaying a journal over a
    * snapshot that already contains part of it can pass through states that never existed.
    */
@@ -167,8 +182,8 @@ export class Collection {
     if (record.op === 'put') {
       const id = indexKey(record.doc._id);
       const previous = this.docs.get(id);
-      if (previous) this.removeFromIndexes(previous, id);
-      this.addToIndexes(record.doc, id);
+      if (previous) for (const index of this.indexes.values()) index.update(previous, record.doc, id);
+      else this.addToIndexes(record.doc, id);
       this.docs.set(id, record.doc);
     } else if (record.op === 'delete') {
       const id = indexKey(record.id);

@@ -6,6 +6,7 @@ import { updateOne, type Modifier } from 'mingo/updater';
 import { cloneDocument, isPlainObject } from '../bson-values.ts';
 import { valuesEqual } from '../compare.ts';
 import { failedToParse, immutableField, invalidOptions, toCommandError } from '../errors.ts';
+import { prepareModifier } from './update-preflight.ts';
 
 /** The stages MongoDB accepts in a pipeline-style update. */
 const UPDATE_PIPELINE_STAGES = new Set([
@@ -96,17 +97,24 @@ function alteredId(id: unknown) {
   );
 }
 
+/** A path with the positional `$` operator, which refers to the array element the filter matched. */
+const POSITIONAL = /\.\$(\.|$)/;
+
 function runOperators(doc: Document, update: Document, context: UpdateContext): Document {
-  const { $setOnInsert, ...operators } = update;
-  const modifier: Document = { ...operators };
-  if (context.inserting && $setOnInsert) modifier.$set = { ...(modifier.$set ?? {}), ...$setOnInsert };
+  const modifier = prepareModifier(doc, update, context.inserting === true);
   const docs = [cloneDocument(doc)];
+  // mingo only needs the filter for positional paths; compiling it for every document is costly.
+  const positional = Object.values(modifier).some((fields) =>
+    Object.keys(fields).some((p) => POSITIONAL.test(p)),
+  );
   if (Object.keys(modifier).length > 0)
     updateOne(
       docs,
-      context.inserting ? {} : context.filter,
+      context.inserting || !positional ? {} : context.filter,
       modifier as Modifier<Document>,
-      { arrayFilters: context.arrayFilters, cloneMode: 'deep' },
+      // The document is a private copy already; values from the update may be shared, as stored
+      // documents are never modified.
+      { arrayFilters: context.arrayFilters, cloneMode: 'copy' },
       context.options,
     );
   return docs[0]!;

@@ -1,37 +1,14 @@
-import type { Options } from 'mingo/types';
-import { resolve } from 'mingo/util';
 import { badValue } from '../errors.ts';
 import { compareValues, typeRank, valuesEqual } from '../compare.ts';
+import { isPlainObject } from '../bson-values.ts';
+import { indexKey } from '../engine/index-key.ts';
+import { candidates, fieldOperator, type FieldOperator, type Predicate } from './field-operator.ts';
 
 /**
  * Query comparison operators with MongoDB's BSON semantics (numeric equality across int/long/double,
  * ObjectId/Date/Long ordering, type bracketing of range queries). They replace mingo's versions, which
  * compare class instances structurally.
  */
-type Predicate = (fieldValue: unknown, operand: unknown) => boolean;
-
-/** A mingo query operator: compiles `{selector: {$op: operand}}` into a document test. */
-export type FieldOperator = (
-  selector: string,
-  operand: unknown,
-  options: Options,
-) => (doc: Record<string, unknown>) => boolean;
-
-/** The values a path yields: the value itself and, for arrays, their elements (MongoDB matches either). */
-function candidates(value: unknown): unknown[] {
-  if (!Array.isArray(value)) return [value];
-  const out: unknown[] = [value];
-  for (const item of value) {
-    out.push(item);
-    if (Array.isArray(item)) out.push(...item);
-  }
-  return out;
-}
-
-function fieldOperator(predicate: Predicate): FieldOperator {
-  return (selector, operand) => (doc) => predicate(resolve(doc, selector, { unwrapArray: true }), operand);
-}
-
 const equals: Predicate = (value, operand) => {
   if (value === undefined) return operand === null;
   return candidates(value).some((v) => valuesEqual(v, operand));
@@ -49,21 +26,38 @@ function requireArray(operator: string, operand: unknown): unknown[] {
   return operand;
 }
 
-const isIn = (value: unknown, operands: unknown[]): boolean => {
-  const values = candidates(value);
-  return operands.some((operand) =>
-    operand instanceof RegExp
-      ? values.some((v) => typeof v === 'string' && operand.test(v))
-      : value === undefined
-        ? operand === null
-        : values.some((v) => valuesEqual(v, operand)),
-  );
-};
+/**
+ * Membership in a `$in` list, compiled once per query: scalar operands go in a set of index keys
+ * (which are equal exactly when the values are), so a long list costs one lookup per value.
+ */
+/** Values compared by their index key; documents and arrays are compared structurally. */
+const isScalar = (value: unknown): boolean => !Array.isArray(value) && !isPlainObject(value);
+
+function membership(operands: unknown[]): (value: unknown) => boolean {
+  const scalarKeys = new Set<string>();
+  const regexes: RegExp[] = [];
+  const others: unknown[] = [];
+  for (const operand of operands) {
+    if (operand instanceof RegExp) regexes.push(operand);
+    else if (isScalar(operand)) scalarKeys.add(indexKey(operand));
+    else others.push(operand);
+  }
+  const matchesNull = operands.some((operand) => operand === null);
+  return (value) => {
+    if (value === undefined) return matchesNull;
+    return candidates(value).some(
+      (v) =>
+        (isScalar(v) && scalarKeys.has(indexKey(v))) ||
+        (typeof v === 'string' && regexes.some((regex) => regex.test(v))) ||
+        others.some((operand) => valuesEqual(v, operand)),
+    );
+  };
+}
 
 function setOperator(name: string, negate: boolean): FieldOperator {
   return (selector, operand, options) => {
-    const operands = requireArray(name, operand);
-    return fieldOperator((value) => isIn(value, operands) !== negate)(selector, operand, options);
+    const isMember = membership(requireArray(name, operand));
+    return fieldOperator((value) => isMember(value) !== negate)(selector, operand, options);
   };
 }
 

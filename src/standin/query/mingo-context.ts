@@ -8,7 +8,12 @@ import * as windowOperators from 'mingo/operators/window';
 import type { CollectionResolver, Options } from 'mingo/types';
 import { geoQueryOperators } from '../geo/index.ts';
 import { comparisonOperators } from './comparison-operators.ts';
+import { $count } from './count-stage.ts';
+import { $lookup } from './lookup-stage.ts';
+import { roundingOperators } from './round-operators.ts';
 import { $sort } from './sort.ts';
+import { $type } from './type-operator.ts';
+import { $unwind } from './unwind-stage.ts';
 
 /**
  * Pipeline stages the stand-in does not hand to mingo: `$out`/`$merge` would write outside the storage
@@ -18,16 +23,24 @@ export const UNSUPPORTED_STAGES = new Set(['$out', '$merge', '$geoNear']);
 
 type Operators = NonNullable<Parameters<typeof Context.init>[0]>;
 
-const pipeline: Record<string, unknown> = { ...pipelineOperators, $sort };
+const pipeline: Record<string, unknown> = { ...pipelineOperators, $sort, $count, $lookup, $unwind };
 for (const name of UNSUPPORTED_STAGES) delete pipeline[name];
 
-/** All of mingo's operators, with BSON-aware comparison, sort and the geo operators swapped in. */
+/**
+ * All of mingo's operators, with the stand-in's own where mingo departs from MongoDB (BSON-aware
+ * comparison, $type, sort, $count, $lookup, $unwind's index, $round/$trunc) and the geo operators swapped in.
+ */
 const context = Context.init({
   accumulator: accumulatorOperators,
-  expression: expressionOperators,
+  expression: { ...expressionOperators, ...roundingOperators } as Operators['expression'],
   pipeline: pipeline as Operators['pipeline'],
   projection: projectionOperators,
-  query: { ...queryOperators, ...comparisonOperators, ...geoQueryOperators } as unknown as Operators['query'],
+  query: {
+    ...queryOperators,
+    ...comparisonOperators,
+    $type,
+    ...geoQueryOperators,
+  } as unknown as Operators['query'],
   window: windowOperators,
 });
 

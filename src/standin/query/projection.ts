@@ -1,19 +1,48 @@
 import type { Document } from 'bson';
 import { Query } from 'mingo/query';
 import type { Options } from 'mingo/types';
-import { isPlainObject } from '../bson-values.ts';
+import { cloneDocument, isPlainObject } from '../bson-values.ts';
 import { badValue, toCommandError } from '../errors.ts';
 import type { Projector } from '../cursors.ts';
+import { sliceArray } from './slice-projection.ts';
 
-/** A find-style projection (`{a: 1}`, `{a: 0}`, `$slice`, `$elemMatch`...) applied by mingo. */
+const isSlice = (spec: unknown): spec is { $slice: unknown } =>
+  isPlainObject(spec) && Object.keys(spec).length === 1 && '$slice' in spec;
+const isExclusion = (spec: unknown): boolean => spec === 0 || spec === false;
+
+/**
+ * A find-style projection (`{a: 1}`, `{a: 0}`, `$slice`, `$elemMatch`...) applied by mingo. `$slice`
+ * does not make a projection inclusive on MongoDB: with only exclusions beside it, every other field
+ * stays, which the stand-in does itself (mingo would keep only the sliced fields).
+ */
 export function compileProjection(projection: unknown, options: Partial<Options>): Projector | undefined {
   if (projection === undefined || projection === null) return undefined;
   if (!isPlainObject(projection)) throw badValue('projection must be an object');
+  const fields = Object.entries(projection);
+  if (fields.length === 0) return undefined;
+  const slices = fields.filter(([, spec]) => isSlice(spec));
+  if (slices.length > 0 && fields.every(([, spec]) => isSlice(spec) || isExclusion(spec))) {
+    const exclusions = Object.fromEntries(fields.filter(([, spec]) => isExclusion(spec)));
+    const exclude = mingoProjector(exclusions, options) ?? cloneDocument;
+    return (doc) => {
+      const out = exclude(doc);
+      for (const [path, spec] of slices) sliceArray(out, path, (spec as { $slice: unknown }).$slice);
+      return out;
+    };
+  }
+  return mingoProjector(projection, options);
+}
+
+function mingoProjector(projection: Document, options: Partial<Options>): Projector | undefined {
   if (Object.keys(projection).length === 0) return undefined;
   const query = new Query({}, options);
+  // mingo removes excluded nested fields from a shallow copy, that is from the stored document itself.
+  const excludesNested = Object.entries(projection).some(
+    ([path, spec]) => path.includes('.') && isExclusion(spec),
+  );
   const project: Projector = (doc) => {
     try {
-      return query.find([doc], projection).all()[0] as Document;
+      return query.find([excludesNested ? cloneDocument(doc) : doc], projection).all()[0] as Document;
     } catch (error) {
       throw toCommandError(error);
     }

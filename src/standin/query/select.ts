@@ -1,8 +1,8 @@
 import type { Document } from 'bson';
 import type { Collection } from '../engine/collection.ts';
 import type { Database } from '../engine/database.ts';
-import { CommandError, badValue } from '../errors.ts';
-import { planNearQuery } from '../geo/index.ts';
+import { badValue } from '../errors.ts';
+import { assertNearIndex, orderByNearness, planNearQuery } from '../geo/index.ts';
 import { isPlainObject } from '../bson-values.ts';
 import { parseSort, sortDocuments } from './sort.ts';
 
@@ -16,7 +16,8 @@ export interface Selection {
 
 /**
  * The documents of a collection a read or write selects, in result order: index-narrowed candidates,
- * the full filter, `$near` distance order, sort, then skip and limit.
+ * the full filter, `$near` distance order, sort (or a walk of an index in sort order), then skip
+ * and limit.
  */
 export function selectDocuments(
   database: Database,
@@ -36,34 +37,21 @@ export function selectDocuments(
   const rest = near ? near.filter : filter;
   const matches = database.compileFilter(rest);
   if (!collection) return [];
-  if (near && !collection.findIndex((spec) => ['2dsphere', '2d'].includes(String(spec.key[near.path]))))
-    throw new CommandError(
-      291,
-      'NoQueryExecutionPlans',
-      'error processing query: planner returned error :: caused by :: unable to find index for $geoNear query',
-    );
+  if (near) assertNearIndex(near, collection.indexSpecs);
 
-  const candidates = collection.candidates(rest).docs;
-  // Without an ordering the scan can stop as soon as skip + limit documents matched.
-  const stopAfter = !sort && !near && limit > 0 ? skip + limit : Infinity;
+  const plan = collection.candidates(rest);
+  // A scan of the whole collection in sort order can walk an index on the sort key instead of sorting.
+  const ordered = sort && !near && plan.indexName === null ? collection.inIndexOrder(sort) : null;
+  const needsSort = sort !== undefined && ordered === null;
+  // Without a reordering the scan can stop as soon as skip + limit documents matched.
+  const stopAfter = !needsSort && !near && limit > 0 ? skip + limit : Infinity;
   let selected: Document[] = [];
-  for (const doc of candidates) {
+  for (const doc of ordered ?? plan.docs) {
     if (!matches(doc)) continue;
     selected.push(doc);
     if (selected.length >= stopAfter) break;
   }
-  if (near) {
-    const withDistance = selected
-      .map((doc) => ({ doc, distance: near.distanceOf(doc) }))
-      .filter(
-        (entry): entry is { doc: Document; distance: number } =>
-          entry.distance !== null &&
-          (near.minDistance === undefined || entry.distance >= near.minDistance) &&
-          (near.maxDistance === undefined || entry.distance <= near.maxDistance),
-      );
-    withDistance.sort((a, b) => a.distance - b.distance);
-    selected = withDistance.map((entry) => entry.doc);
-  }
-  if (sort) selected = sortDocuments(selected, sort);
+  if (near) selected = orderByNearness(near, selected);
+  if (needsSort) selected = sortDocuments(selected, sort);
   return selected.slice(skip, limit > 0 ? skip + limit : undefined);
 }

@@ -1,15 +1,23 @@
-import { BSON } from 'bson';
 import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decodeDocument } from '../bson-values.ts';
 import type { JournalRecord } from './journal-record.ts';
 import { frameRecord, readRecords } from './record-file.ts';
+import { encodeRecord } from './record-encoding.ts';
 
 /** Write whole buffers of about this size while streaming a snapshot out. */
 const SNAPSHOT_CHUNK_BYTES = 4 * 1024 * 1024;
 
-const encodeRecord = (record: JournalRecord): Buffer => frameRecord(BSON.serialize(record));
+const framedRecord = (record: JournalRecord): Uint8Array[] => frameRecord(encodeRecord(record));
 const decodeRecord = (payload: Buffer): JournalRecord => decodeDocument(payload) as JournalRecord;
+
+/** Writes parts as one gathered write, so that documents' bytes are not copied together first. */
+async function writeAll(file: FileHandle, parts: Uint8Array[]): Promise<number> {
+  const length = parts.reduce((sum, part) => sum + part.length, 0);
+  const { bytesWritten } = await file.writev(parts);
+  if (bytesWritten !== length) throw new Error(`write cut short: ${bytesWritten} of ${length} bytes`);
+  return length;
+}
 
 /**
  * Durable state of one database: `<db>.snapshot` (the state at the last compaction) and
@@ -65,10 +73,8 @@ export class DatabaseStore {
       await mkdir(this.dataDir, { recursive: true });
       this.journal = await open(this.journalPath, 'a');
     }
-    const bytes = Buffer.concat(records.map(encodeRecord));
-    await this.journal.write(bytes);
+    this.journalBytes += await writeAll(this.journal, records.flatMap(framedRecord));
     await this.journal.datasync();
-    this.journalBytes += bytes.length;
   }
 
   /** The journal has outgrown the snapshot: rewriting it would shorten the next start-up's replay. */
@@ -83,21 +89,20 @@ export class DatabaseStore {
     const file = await open(temporary, 'w');
     let written = 0;
     try {
-      let chunk: Buffer[] = [];
+      let chunk: Uint8Array[] = [];
       let chunkBytes = 0;
       for (const record of state) {
-        const bytes = encodeRecord(record);
-        chunk.push(bytes);
-        chunkBytes += bytes.length;
+        for (const part of framedRecord(record)) {
+          chunk.push(part);
+          chunkBytes += part.length;
+        }
         if (chunkBytes >= SNAPSHOT_CHUNK_BYTES) {
-          await file.write(Buffer.concat(chunk));
-          written += chunkBytes;
+          written += await writeAll(file, chunk);
           chunk = [];
           chunkBytes = 0;
         }
       }
-      await file.write(Buffer.concat(chunk));
-      written += chunkBytes;
+      written += await writeAll(file, chunk);
       await file.sync();
     } finally {
       await file.close();

@@ -1,5 +1,7 @@
 import type { Document } from 'bson';
 import { decodeDocument, encodeDocument } from '../bson-values.ts';
+import { rememberEncoding } from '../document-encoding.ts';
+import { encodeReply } from './reply-encoding.ts';
 
 export const OP_REPLY = 1;
 export const OP_QUERY = 2004;
@@ -85,6 +87,8 @@ function parseOpMsg(header: MessageHeader, message: Buffer): CommandMessage {
       let cursor = identifier.next;
       while (cursor < sectionEnd) {
         const { doc, next } = bsonAt(message, cursor, sectionEnd);
+        // Inserted documents are stored as decoded: their bytes can go to the journal as they are.
+        rememberEncoding(doc, message.subarray(cursor, next));
         docs.push(doc);
         cursor = next;
       }
@@ -119,7 +123,7 @@ function frame(opCode: number, responseTo: number, payload: Uint8Array[]): Buffe
 
 export function encodeOpMsgReply(responseTo: number, body: Document): Buffer {
   const flagsAndKind = Buffer.alloc(5); // flagBits 0, section kind 0
-  return frame(OP_MSG, responseTo, [flagsAndKind, encodeDocument(body)]);
+  return frame(OP_MSG, responseTo, [flagsAndKind, encodeReply(body)]);
 }
 
 export function encodeOpReply(responseTo: number, doc: Document): Buffer {
