@@ -44,17 +44,25 @@ export function buildApp({
   app.use(accessLog());
   app.use(metrics.middleware());
   const protocols: ProtocolDependencies = { db: database.db, config, logger, attempts: new FailedAttempts() };
+  // Compression outside the meta recorder, so the recorder sees bodies before they become gzip streams.
+  app.use(
+    compress({
+      threshold: 1024,
+      // Everything we send that is text; koa-compress's default filter does not know NDJSON.
+      filter: (type) =>
+        /^(text\/|application\/(json|x-ndjson|javascript|xml)\b|application\/[\w.-]+\+json\b)/.test(type),
+    }),
+  );
   // Outside the error handler, so it records what the caller finally received.
   app.use(metaRecorder(protocols));
   app.use(errorHandler(logger));
   app.use(
     cors({
       origin: config.corsOrigin,
-      exposeHeaders: ['X-Request-Id', 'ETag', 'Retry-After', 'Last-Modified'],
+      exposeHeaders: ['X-Request-Id', 'ETag', 'Retry-After', 'Last-Modified', 'Location'],
       allowHeaders: ['Content-Type', 'If-None-Match', 'Authorization', 'x-appid', 'x-appkey', 'X-Request-Id'],
     }),
   );
-  app.use(compress({ threshold: 1024 }));
 
   // One top-level router, so that 405 (with Allow) is decided over every route at once.
   const router = new Router();

@@ -23,6 +23,13 @@ const text = z
   .min(1, 'must not be empty')
   .max(500, 'is too long');
 
+/** Whether a value's leading `YYYY-MM-DD` is a real day: `Date` silently rolls 2026-02-30 over to March 2. */
+function isCalendarDate(value: string): boolean {
+  const day = value.slice(0, 10);
+  const midnight = new Date(`${day}T00:00:00Z`);
+  return !Number.isNaN(midnight.getTime()) && midnight.toISOString().slice(0, 10) === day;
+}
+
 /** ISO 8601 date (`2025-06-01`) or date-time with a zone (`2025-06-01T08:00:00Z`, `…+02:00`). */
 const instant = z
   .string({ error: 'must be an ISO 8601 date or date-time' })
@@ -33,25 +40,48 @@ const instant = z
       /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i.test(value),
     'must be an ISO 8601 date (YYYY-MM-DD) or date-time with a time zone',
   )
+  .refine(isCalendarDate, 'is not a real date')
   .transform((value) => new Date(value.length === 10 ? `${value}T00:00:00Z` : value))
   .refine((date) => !Number.isNaN(date.getTime()), 'is not a real date');
 
 /** Every parameter of every core list endpoint, by name; each endpoint picks the ones it takes. */
 export const parameters = {
-  page: integer(1, 1_000_000).default(1),
-  per_page: integer(1, MAX_PER_PAGE).default(DEFAULT_PER_PAGE),
-  format: z.enum(['json', 'ndjson'], { error: "must be 'json' or 'ndjson'" }).default('json'),
-  search: text.optional(),
-  taxonomy_term_id: text.optional(),
-  taxonomy_id: text.optional(),
-  organization_id: text.optional(),
-  modified_after: instant.optional(),
-  minimal: flag.default(false),
-  full: flag.default(false),
-  full_service: flag.default(false),
-  top_only: flag.default(false),
-  parent_id: text.optional(),
-  postcode: text.optional(),
+  page: integer(1, 1_000_000).default(1).describe('Page number, counting from 1.'),
+  per_page: integer(1, MAX_PER_PAGE)
+    .default(DEFAULT_PER_PAGE)
+    .describe(`Items per page, at most ${MAX_PER_PAGE}; use format=ndjson to fetch everything.`),
+  format: z
+    .enum(['json', 'ndjson'], { error: "must be 'json' or 'ndjson'" })
+    .default('json')
+    .describe(
+      'json: one page. ndjson: every match, one JSON object a line, unpaged (page and per_page ignored).',
+    ),
+  search: text
+    .optional()
+    .describe('Words that must all appear (case- and accent-insensitive) in the record.'),
+  taxonomy_term_id: text
+    .optional()
+    .describe('Records classified with this taxonomy term or any term below it.'),
+  taxonomy_id: text.optional().describe('Records classified with any term of this taxonomy.'),
+  organization_id: text.optional().describe('Records of the organization with this id.'),
+  modified_after: instant
+    .optional()
+    .describe(
+      'Records modified on or after this ISO 8601 date (midnight UTC) or date-time with a time zone, ' +
+        'e.g. 2025-06-01 or 2025-06-01T08:00:00Z.',
+    ),
+  minimal: flag
+    .default(false)
+    .describe('true: a plain JSON array of {id, modified_date} for every match, unpaged.'),
+  full: flag.default(false).describe('true: fully nested items instead of one-to-one fields.'),
+  full_service: flag
+    .default(false)
+    .describe("true: an organization's services fully nested instead of by id."),
+  top_only: flag.default(false).describe('true: only the terms at the top of their hierarchy (no parent).'),
+  parent_id: text.optional().describe('Only the direct children of the term with this id.'),
+  postcode: text
+    .optional()
+    .describe('Only results whose service area covers this postcode (kept when they give no service area).'),
   proximity: z
     .preprocess(
       (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value),
@@ -60,7 +90,10 @@ export const parameters = {
         .positive('must be a positive distance in metres')
         .max(20_037_508, 'must be at most half the circumference of the earth in metres'),
     )
-    .optional(),
+    .optional()
+    .describe(
+      "Only results within this many metres of the postcode's centroid, nearest first (needs postcode).",
+    ),
 } as const;
 
 export type ParameterName = keyof typeof parameters;

@@ -49,7 +49,8 @@ const TAXONOMY_FIELDS = new Set(['id', 'name', 'description', 'uri', 'version', 
 /**
  * Tells a record's type from its shape: `status` is required on services only; a service at location
  * nests a service or a location; taxonomy terms and organizations have fields nothing else has. Returns
- * undefined when the shape does not say (the caller asks for `--type`).
+ * undefined when the shape does not say (e.g. `{id, name, description, uri}` could be either; the caller
+ * asks for `--type`).
  */
 export function detectRecordType(record: Record<string, unknown>): RecordType | undefined {
   const has = (field: string) => record[field] !== undefined;
@@ -57,9 +58,8 @@ export function detectRecordType(record: Record<string, unknown>): RecordType | 
   if (has('service') || has('location') || has('service_id') || has('location_id'))
     return 'service_at_location';
   if (TERM_ONLY.some(has)) return 'taxonomy_term';
-  if (ORGANIZATION_ONLY.some(has)) return 'organization';
-  if (has('name') && Object.keys(record).every((field) => TAXONOMY_FIELDS.has(field))) {
-    return has('version') || has('uri') ? 'taxonomy' : undefined;
-  }
-  return undefined;
+  // A taxonomy's fields are a subset of an organization's; `version` is the one only taxonomies have.
+  const taxonomyShaped = Object.keys(record).every((field) => TAXONOMY_FIELDS.has(field));
+  if (taxonomyShaped) return has('version') ? 'taxonomy' : undefined;
+  return ORGANIZATION_ONLY.some(has) ? 'organization' : undefined;
 }

@@ -1,0 +1,66 @@
+import { responseRef } from './responses.ts';
+
+const tags = ['documentation'];
+
+const ok = (description: string, mediaType: string) => ({
+  description,
+  content: { [mediaType]: { schema: { type: 'string' } } },
+});
+
+/** The paths that describe the API: this document, the profile and the interactive reference. */
+export function documentationPaths() {
+  return {
+    '/openapi.json': {
+      get: {
+        tags,
+        operationId: 'getOpenApiDocument',
+        summary: 'This OpenAPI 3.1 document',
+        responses: {
+          '200': {
+            description: 'The OpenAPI 3.1 document, generated from the schemas the server validates with.',
+            content: { 'application/json': { schema: { type: 'object' } } },
+          },
+        },
+      },
+    },
+    '/profile': {
+      get: {
+        tags,
+        operationId: 'getProfile',
+        summary: 'The HSDS profile of this server: its decisions where the specification leaves a choice',
+        responses: { '200': ok('The profile, in Markdown.', 'text/markdown') },
+      },
+    },
+    '/docs': {
+      get: {
+        tags,
+        operationId: 'getApiReference',
+        summary: 'Interactive API reference (Swagger UI), working offline',
+        responses: { '200': ok('The reference page.', 'text/html') },
+      },
+    },
+    '/docs/{file}': {
+      get: {
+        tags,
+        operationId: 'getApiReferenceAsset',
+        summary: 'A script, style sheet or icon of the API reference page',
+        parameters: [
+          {
+            name: 'file',
+            in: 'path',
+            required: true,
+            description: 'File name, as the reference page links it.',
+            schema: { type: 'string' },
+          },
+        ],
+        responses: {
+          '200': {
+            description: 'The file; cached for a year (its URL changes with its version).',
+            content: { '*/*': {} },
+          },
+          '404': responseRef('NotFound'),
+        },
+      },
+    },
+  };
+}

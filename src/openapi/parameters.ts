@@ -1,0 +1,68 @@
+import * as z from 'zod';
+import { parameters, type ParameterName } from '../directory/list-params.ts';
+import type { JsonSchema } from './components.ts';
+
+const parameterNames = Object.keys(parameters) as ParameterName[];
+
+/**
+ * What a list parameter accepts, as JSON Schema: its input form (before defaults and parsing). Query
+ * strings carry the same values as text, which OpenAPI's query serialization already implies.
+ */
+function parameterSchema(name: ParameterName): JsonSchema {
+  const schema = parameters[name];
+  const converted = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' });
+  // The description belongs to the parameter; zod leaves the default out of the input form when a
+  // preprocessing step precedes it, but ours are all valid inputs too.
+  const { $schema: _dialect, description: _description, ...json } = converted;
+  return schema instanceof z.ZodDefault ? { ...json, default: schema.def.defaultValue } : json;
+}
+
+/** `components.parameters`: every list parameter, as the query parameter each list operation refers to. */
+export function parameterComponents(): Record<string, JsonSchema> {
+  return Object.fromEntries(
+    parameterNames.map((name) => [
+      name,
+      {
+        name,
+        in: 'query',
+        required: false,
+        description: parameters[name].description,
+        schema: parameterSchema(name),
+      },
+    ]),
+  );
+}
+
+export const parameterRef = (name: ParameterName) => ({ $ref: `#/components/parameters/${name}` });
+
+/** The body of a POST list: the same parameters as one JSON object. */
+export function listRequestBody(names: readonly ParameterName[]) {
+  return {
+    required: false,
+    description:
+      'The list parameters as a JSON object; any may instead be given in the query string (body values win). ' +
+      'Unknown members are ignored.',
+    content: {
+      'application/json': {
+        schema: {
+          type: 'object',
+          properties: Object.fromEntries(
+            names.map((name) => [
+              name,
+              { description: parameters[name].description, ...parameterSchema(name) },
+            ]),
+          ),
+        },
+      },
+    },
+  };
+}
+
+/** The `{id}` of a single-record path. */
+export const idParameter = (what: string) => ({
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: `Identifier of the ${what}.`,
+  schema: { type: 'string' },
+});

@@ -1,0 +1,22 @@
+import * as z from 'zod';
+
+/** The RFC 9457 problem details body every error answers with (built by http/error-handler.ts). */
+export const Problem = z
+  .object({
+    type: z.string().describe("Always 'about:blank': the status code says what kind of problem it is."),
+    title: z.string().describe('The HTTP status text, e.g. Bad Request.'),
+    status: z.int().describe('The HTTP status code.'),
+    detail: z.string().describe('What went wrong, for a person to read.'),
+    instance: z.string().describe('The path of the request.'),
+    errors: z
+      .array(
+        z.object({
+          parameter: z.string().describe('The query or path parameter at fault.').optional(),
+          field: z.string().describe('The body field at fault, as a JSON path.').optional(),
+          message: z.string().describe('What is wrong with it.'),
+        }),
+      )
+      .optional()
+      .describe('For invalid input: each parameter or body field at fault.'),
+  })
+  .describe('Problem details (RFC 9457).');

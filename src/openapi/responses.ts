@@ -1,0 +1,50 @@
+import { schemaRef } from './components.ts';
+import { Problem } from './problem-schema.ts';
+
+/** `components.headers`: the response headers the operations document. */
+export const headerComponents = {
+  ETag: {
+    description: 'Strong validator of the body; send it back in If-None-Match to get a 304 while unchanged.',
+    schema: { type: 'string' },
+  },
+  'Cache-Control': {
+    description: 'How long the response may be cached (HSDS_CACHE_CONTROL, default public, max-age=60).',
+    schema: { type: 'string' },
+  },
+  'Last-Modified': {
+    description: 'When the record last changed (its last_modified), for records that carry one.',
+    schema: { type: 'string' },
+  },
+  'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
+};
+
+export const headerRef = (name: keyof typeof headerComponents) => ({
+  $ref: `#/components/headers/${name}`,
+});
+
+/** The caching headers of every buffered 200 (streamed ones, NDJSON and `minimal`, carry none). */
+export const cachingHeaders = { ETag: headerRef('ETag'), 'Cache-Control': headerRef('Cache-Control') };
+
+const problem = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: schemaRef(Problem) } },
+});
+
+/** `components.responses`: the answers shared by many operations. */
+export const responseComponents = {
+  NotModified: {
+    description: 'The ETag in If-None-Match still matches: the copy the client holds is current.',
+    headers: cachingHeaders,
+  },
+  BadRequest: problem('A parameter or the body is invalid; `errors` names each one at fault.'),
+  NotFound: problem('Nothing exists at this path: no record has this id.'),
+  PayloadTooLarge: problem('The body is larger than the limit (HSDS_BODY_LIMIT_BYTES).'),
+  Unavailable: {
+    ...problem('The database is unreachable; the server reconnects by itself.'),
+    headers: { 'Retry-After': headerRef('Retry-After') },
+  },
+};
+
+export const responseRef = (name: keyof typeof responseComponents) => ({
+  $ref: `#/components/responses/${name}`,
+});

@@ -1,0 +1,203 @@
+/*
+ * HTTP caching of the core read protocol (docs/profile.md, Caching): a strong ETag (a digest of the
+ * body) and the configured Cache-Control on every buffered 200, 304 for a matching If-None-Match, a new
+ * ETag once a record changes, Last-Modified on services and services at location; and gzip for large
+ * responses when the client accepts it.
+ */
+import { once } from 'node:events';
+import { request, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../support/app.ts';
+import {
+  directoryClient,
+  idsOf,
+  LIST_PATHS,
+  startSampleApp,
+  type DirectoryClient,
+  type Item,
+} from '../support/directory-client.ts';
+import { importLines } from '../support/import.ts';
+
+/** Not the default, so that the header is seen to come from HSDS_CACHE_CONTROL. */
+const CACHE_CONTROL = 'public, max-age=300, stale-while-revalidate=30';
+const SERVICE = 'efa9f0a1-71c2-5bcc-99e9-efb38d324476';
+const SERVICE_AT_LOCATION = '4a0098fe-07a6-523d-a7dd-7dd24d3943af';
+const ORGANIZATION = '10f8bcb3-f882-56db-84f7-645221c4be05';
+
+let app: TestApp;
+let client: DirectoryClient;
+/** Every GET of the read protocol that answers a buffered JSON 200. */
+let targets: string[];
+beforeAll(async () => {
+  app = await startSampleApp({ HSDS_CACHE_CONTROL: CACHE_CONTROL });
+  client = directoryClient(app.url);
+  // Not `minimal`: like NDJSON it is streamed, and the profile gives ETags to buffered responses only.
+  targets = ['/', ...LIST_PATHS, '/services?per_page=5&page=3&full=true'];
+  targets.push(
+    '/service_at_locations?postcode=98118&proximity=5000',
+    '/organizations?full=true&full_service=true',
+  );
+  for (const path of LIST_PATHS) {
+    for (const id of idsOf(await client.allItems(path))) targets.push(`${path}/${id}`);
+  }
+  targets.push(`/organizations/${ORGANIZATION}?full_service=true`);
+}, 120_000);
+afterAll(async () => app?.close());
+
+const get = (target: string, headers: Record<string, string> = {}) =>
+  fetch(`${app.url}${target}`, { headers });
+
+/** A strong entity tag: quoted, no W/ prefix (RFC 9110 8.8.3). */
+const STRONG_ETAG = /^"[^"\s]+"$/;
+
+describe('ETag and Cache-Control', () => {
+  it('gives every JSON 200 a strong ETag and the configured Cache-Control; its tag gets a 304', async () => {
+    expect(targets.length).toBeGreaterThan(250);
+    for (const target of targets) {
+      const response = await get(target);
+      expect(response.status, target).toBe(200);
+      expect(response.headers.get('content-type'), target).toMatch(/^application\/json/);
+      const tag = response.headers.get('etag');
+      expect(tag, target).toEqual(expect.stringMatching(STRONG_ETAG));
+      expect(response.headers.get('cache-control'), target).toBe(CACHE_CONTROL);
+      await response.arrayBuffer();
+
+      const again = await get(target, { 'if-none-match': tag! });
+      expect(again.status, target).toBe(304);
+      expect(await again.text(), `${target}: a 304 has no body`).toBe('');
+      expect(again.headers.get('etag'), target).toBe(tag);
+      expect(again.headers.get('cache-control'), target).toBe(CACHE_CONTROL);
+    }
+  });
+
+  it('compares If-None-Match weakly, accepts lists and *, and answers 200 to another tag', async () => {
+    const response = await get(`/services/${SERVICE}`);
+    const tag = response.headers.get('etag')!;
+    const body = await response.text();
+    for (const ifNoneMatch of [`W/${tag}`, `"stale", ${tag}`, '*']) {
+      expect((await get(`/services/${SERVICE}`, { 'if-none-match': ifNoneMatch })).status, ifNoneMatch).toBe(
+        304,
+      );
+    }
+    const other = await get(`/services/${SERVICE}`, { 'if-none-match': '"something-else"' });
+    expect(other.status).toBe(200);
+    expect(await other.text()).toBe(body);
+  });
+
+  it('tags by content: the same body gets the same tag, a different body another', async () => {
+    const tagOf = async (target: string) => {
+      const response = await get(target);
+      await response.arrayBuffer();
+      return response.headers.get('etag');
+    };
+    expect(await tagOf('/services?per_page=3')).toBe(await tagOf('/services?per_page=3'));
+    // POST answers the same list as GET, so the same bytes and the same tag.
+    const post = await fetch(`${app.url}/services`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ per_page: 3 }),
+    });
+    expect(post.headers.get('etag')).toBe(await tagOf('/services?per_page=3'));
+    await post.arrayBuffer();
+    expect(await tagOf('/services?per_page=3&page=2')).not.toBe(await tagOf('/services?per_page=3'));
+  });
+
+  it('gives errors no ETag', async () => {
+    for (const target of ['/services/no-such-id', '/services?page=0']) {
+      const response = await get(target);
+      expect(response.status, target).toBeGreaterThanOrEqual(400);
+      expect(response.headers.get('etag'), target).toBeNull();
+      await response.arrayBuffer();
+    }
+  });
+});
+
+describe('Last-Modified', () => {
+  it('is the last_modified of every service, and of the service of every service at location', async () => {
+    for (const path of ['/services', '/service_at_locations']) {
+      for (const id of idsOf(await client.allItems(path))) {
+        const response = await get(`${path}/${id}`);
+        const record = (await response.json()) as Item;
+        const lastModified = (path === '/services' ? record : (record.service as Item))
+          .last_modified as string;
+        expect(response.headers.get('last-modified'), `${path}/${id}`).toBe(
+          new Date(lastModified).toUTCString(),
+        );
+      }
+    }
+  });
+});
+
+describe('compression', () => {
+  /** A GET over node:http, which (unlike fetch) hands over the bytes as sent. */
+  async function rawGet(target: string, headers: Record<string, string>) {
+    const outgoing = request(`${app.url}${target}`, { headers, agent: false });
+    outgoing.end();
+    const [response] = (await once(outgoing, 'response')) as [IncomingMessage];
+    const chunks: Buffer[] = [];
+    for await (const chunk of response) chunks.push(chunk as Buffer);
+    return { status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks) };
+  }
+  const encodingOf = (headers: IncomingHttpHeaders) => headers['content-encoding'] ?? 'identity';
+
+  for (const target of [
+    '/services?full=true&per_page=1000',
+    '/service_at_locations?format=ndjson&full=true',
+  ]) {
+    it(`gzips ${target} for a client that accepts it, to the same bytes`, async () => {
+      const plain = await rawGet(target, { 'accept-encoding': 'identity' });
+      const gzipped = await rawGet(target, { 'accept-encoding': 'gzip, deflate' });
+      expect([plain.status, gzipped.status]).toEqual([200, 200]);
+      expect(plain.body.length).toBeGreaterThan(100_000);
+      expect(encodingOf(plain.headers)).toBe('identity');
+      expect(encodingOf(gzipped.headers)).toBe('gzip');
+      expect(gzipped.headers.vary).toMatch(/accept-encoding/i);
+      expect(gzipped.body.length).toBeLessThan(plain.body.length / 4);
+      expect(gunzipSync(gzipped.body).equals(plain.body)).toBe(true);
+    });
+  }
+
+  it('leaves small responses uncompressed', async () => {
+    const root = await rawGet('/', { 'accept-encoding': 'gzip' });
+    expect(root.status).toBe(200);
+    expect(encodingOf(root.headers)).toBe('identity');
+    expect(JSON.parse(root.body.toString('utf8'))).toMatchObject({ version: '3.0' });
+  });
+});
+
+describe('a changed record', () => {
+  it('gets a new ETag and Last-Modified, and so do the lists and records that show it', async () => {
+    const dependents = [
+      `/services/${SERVICE}`,
+      `/service_at_locations/${SERVICE_AT_LOCATION}`,
+      `/organizations/${ORGANIZATION}?full_service=true`,
+      `/services?organization_id=${ORGANIZATION}`,
+    ];
+    const before = new Map<string, string>();
+    for (const target of dependents) {
+      const response = await get(target);
+      before.set(target, response.headers.get('etag')!);
+      await response.arrayBuffer();
+    }
+    const original = await client.getJson<Item>(`/services/${SERVICE}`);
+    // Without its old last_modified, so that the import stamps the change.
+    const { last_modified: _previous, ...service } = original;
+    const report = await importLines(app.database.db, [
+      { ...service, description: `${original.description as string} Now open on Sundays too.` },
+    ]);
+    expect(report.rejected).toBe(0);
+
+    for (const target of dependents) {
+      const response = await get(target, { 'if-none-match': before.get(target)! });
+      expect(response.status, `${target} after the change`).toBe(200);
+      expect(response.headers.get('etag'), target).toMatch(STRONG_ETAG);
+      expect(response.headers.get('etag'), target).not.toBe(before.get(target));
+      expect(await response.text(), target).toContain('Now open on Sundays too.');
+    }
+    const changed = await get(`/services/${SERVICE}`);
+    const { last_modified } = (await changed.json()) as Item;
+    expect(Date.parse(last_modified as string)).toBeGreaterThan(Date.parse(original.last_modified as string));
+    expect(changed.headers.get('last-modified')).toBe(new Date(last_modified as string).toUTCString());
+  });
+});

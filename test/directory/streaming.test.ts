@@ -1,0 +1,136 @@
+/*
+ * format=ndjson (spec 4.1 rule 4, 8.2): every match, unpaged, one JSON object a line; and a client that
+ * goes away mid-stream stops the query behind it (the server-side cursor is closed, not left to time out).
+ */
+import { once } from 'node:events';
+import { request, type IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serviceNdjsonChunks } from '../../scripts/generator/ndjson-chunks.ts';
+import { documentCollection } from '../../src/db/collections.ts';
+import { importRecords } from '../../src/ingest/import.ts';
+import { readNdjson } from '../../src/ingest/sources/ndjson.ts';
+import type { TestApp } from '../support/app.ts';
+import {
+  directoryClient,
+  LIST_PATHS,
+  startSampleApp,
+  withQuery,
+  type DirectoryClient,
+  type Item,
+} from '../support/directory-client.ts';
+import { openCursors } from '../support/open-cursors.ts';
+import { waitFor } from '../support/process.ts';
+
+let app: TestApp;
+let client: DirectoryClient;
+beforeAll(async () => {
+  app = await startSampleApp();
+  client = directoryClient(app.url);
+}, 120_000);
+afterAll(async () => app?.close());
+
+describe('NDJSON of the sample directory', () => {
+  /** Every item of every page, at a page size that leaves a partial last page. */
+  async function pagedItems(path: string, parameters: Record<string, string | boolean>) {
+    const items: Item[] = [];
+    for (let page = 1; ; page++) {
+      const { contents, last_page } = await client.getJson(
+        withQuery(path, { ...parameters, per_page: 20, page }),
+      );
+      items.push(...contents);
+      if (last_page) return items;
+    }
+  }
+
+  for (const path of LIST_PATHS) {
+    it(`streams exactly the union of all pages of ${path}, with and without full`, async () => {
+      const cases: Record<string, string | boolean>[] = [{}, { full: true }, { search: 'food' }];
+      for (const parameters of cases) {
+        const streamed = await client.ndjsonItems(withQuery(path, { ...parameters, format: 'ndjson' }));
+        expect(streamed, JSON.stringify(parameters)).toEqual(await pagedItems(path, parameters));
+      }
+    });
+  }
+
+  it('ignores page and per_page', async () => {
+    const everything = await client.ndjsonItems('/services?format=ndjson');
+    expect(everything).toHaveLength(72);
+    expect(await client.ndjsonItems('/services?format=ndjson&per_page=1&page=3')).toEqual(everything);
+    expect(await client.ndjsonItems('/services?format=ndjson&per_page=1000')).toEqual(everything);
+  });
+
+  it('answers POST with format ndjson in the body like GET', async () => {
+    const response = await fetch(`${app.url}/service_at_locations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ format: 'ndjson', postcode: '98118', per_page: 1 }),
+    });
+    expect(response.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
+    const lines = (await response.text()).trim().split('\n');
+    expect(lines.map((line) => JSON.parse(line) as Item)).toEqual(
+      await client.ndjsonItems('/service_at_locations?format=ndjson&postcode=98118'),
+    );
+  });
+
+  it('sends application/x-ndjson without an ETag (its bytes are not known before they are sent)', async () => {
+    const response = await fetch(`${app.url}/taxonomy_terms?format=ndjson`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
+    expect(response.headers.get('etag')).toBeNull();
+    await response.arrayBuffer();
+  });
+});
+
+describe('a client that disconnects early', () => {
+  /**
+   * Large enough that the stream outlasts both the driver's first batch and a full 16 MiB getMore, so the
+   * server-side cursor is still open when the client goes away.
+   */
+  const GENERATED_SERVICES = 2000;
+
+  beforeAll(async () => {
+    const lines = Readable.from(serviceNdjsonChunks(GENERATED_SERVICES, 7));
+    const report = await importRecords(app.database.db, readNdjson(lines, 'generated.ndjson'));
+    expect(report.rejected).toBe(0);
+  }, 120_000);
+
+  /** Starts a request and resolves with the response once its first bytes have arrived, paused. */
+  async function firstBytes(path: string): Promise<{ response: IncomingMessage; received: number }> {
+    const outgoing = request(`${app.url}${path}`, { agent: false });
+    outgoing.end();
+    const [response] = (await once(outgoing, 'response')) as [IncomingMessage];
+    const [chunk] = (await once(response, 'data')) as [Buffer];
+    response.pause();
+    return { response, received: chunk.length };
+  }
+
+  it('closes the server-side cursor, and the app keeps answering', async () => {
+    const services = documentCollection.service;
+    const before = await openCursors(app.testDatabase, services);
+    const { response, received } = await firstBytes('/services?format=ndjson&full=true');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^application\/x-ndjson/);
+
+    // While the client holds the stream paused, the query's cursor stays open on the server.
+    expect(await openCursors(app.testDatabase, services), 'a cursor is open mid-stream').toBe(before + 1);
+
+    response.socket.destroy();
+    await waitFor(
+      async () => (await openCursors(app.testDatabase, services)) === before,
+      5000,
+      'the server-side cursor to be closed after the client disconnected',
+    );
+    // The response was cut short: far fewer bytes than the thousands of services streamed.
+    expect(received).toBeLessThan(GENERATED_SERVICES * 1000);
+
+    const { total_items } = await client.getJson('/services?per_page=1');
+    expect(total_items).toBe(72 + GENERATED_SERVICES);
+  });
+
+  it('streams every one of the services to a client that reads to the end', async () => {
+    const streamed = await client.ndjsonItems('/services?format=ndjson');
+    expect(streamed).toHaveLength(72 + GENERATED_SERVICES);
+    expect(await openCursors(app.testDatabase, documentCollection.service)).toBe(0);
+  });
+});

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openApiDocument } from '../../src/openapi/document.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(async () => app?.close());
+
+const get = (path: string) => fetch(`${app.url}${path}`, { redirect: 'manual' });
+
+describe('GET /openapi.json', () => {
+  it('serves the generated document for the base URL the client used', async () => {
+    const response = await get('/openapi.json');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await response.json()).toEqual(openApiDocument(app.url));
+  });
+});
+
+describe('GET /docs', () => {
+  it('serves the reference page under a Content-Security-Policy, with no inline script', async () => {
+    const response = await get('/docs');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(response.headers.get('content-security-policy')).toMatch(/script-src 'self'(;|$)/);
+    const html = await response.text();
+    const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const [, attributes, body] of scripts) {
+      expect(attributes).toMatch(/\bsrc="docs\//);
+      expect(body!.trim()).toBe('');
+    }
+    expect(html).not.toMatch(/https?:\/\//);
+  });
+
+  it('serves every file the page links, with its content type', async () => {
+    const html = await (await get('/docs')).text();
+    const links = [...html.matchAll(/(?:src|href)="(docs\/[^"]+)"/g)].map((match) => match[1]!);
+    expect(links.length).toBeGreaterThanOrEqual(4);
+    const types: Record<string, RegExp> = { js: /^text\/javascript/, css: /^text\/css/, png: /^image\/png$/ };
+    for (const link of links) {
+      const response = await get(`/${link}`);
+      expect(response.status, link).toBe(200);
+      const extension = new URL(link, 'http://x/').pathname.split('.').pop()!;
+      expect(response.headers.get('content-type'), link).toMatch(types[extension]!);
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      await response.arrayBuffer();
+    }
+  });
+
+  it('caches the versioned swagger-ui assets for a year, its own script not', async () => {
+    const html = await (await get('/docs')).text();
+    const bundle = /src="(docs\/swagger-ui-bundle\.js\?v=[^"]+)"/.exec(html)![1]!;
+    const asset = await get(`/${bundle}`);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    await asset.arrayBuffer();
+    const own = /src="(docs\/reference\.js)"/.exec(html)![1]!;
+    const script = await get(`/${own}`);
+    expect(script.headers.get('cache-control')).toBe('no-cache');
+    expect(await script.text()).toContain("new URL('openapi.json'");
+  });
+
+  it('serves only the files the page needs', async () => {
+    for (const path of ['/docs/package.json', '/docs/swagger-ui-bundle.js.map', '/docs/..%2Fpackage.json']) {
+      const response = await get(path);
+      expect(response.status, path).toBe(404);
+      expect(response.headers.get('content-type')).toBe('application/problem+json');
+    }
+  });
+
+  it('redirects /docs/ to /docs, where the relative links resolve', async () => {
+    const response = await get('/docs/');
+    expect(response.status).toBe(302);
+    expect(new URL(response.headers.get('location')!, `${app.url}/docs/`).href).toBe(`${app.url}/docs`);
+  });
+});
