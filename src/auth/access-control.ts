@@ -1,9 +1,9 @@
 import type { Middleware } from 'koa';
 import type { Db } from 'mongodb';
-import { ACCESS_ENTRIES, type StoredAccessEntry } from '../management/collections.ts';
+import { ACCESS_ENTRIES, type StoredAccessEntry, type StoredUser } from '../management/collections.ts';
 import { HttpProblem } from '../http/problem.ts';
 import { authenticate } from './authenticate.ts';
-import { credentialsOf } from './credentials.ts';
+import { credentialsOf, type Credentials } from './credentials.ts';
 import type { FailedAttempts } from './failed-attempts.ts';
 import { anyGrantAllows } from './grants.ts';
 
@@ -23,26 +23,36 @@ declare module 'koa' {
 export const NO_ACCESS = 'No access: valid credentials with a grant for this path and method are required.';
 
 /**
+ * The user these credentials (undefined: none given) belong to. Failed authentication counts against the
+ * client's address; too many failures answer 429 with Retry-After, any other refusal 403 with NO_ACCESS.
+ */
+export async function authenticateCaller(
+  db: Db,
+  attempts: FailedAttempts,
+  client: string,
+  credentials: Credentials | undefined,
+): Promise<StoredUser> {
+  const wait = attempts.retryAfterSeconds(client);
+  if (wait > 0) {
+    throw new HttpProblem(429, 'Too many failed authentication attempts; retry later.', {
+      headers: { 'Retry-After': String(wait) },
+    });
+  }
+  const user = credentials && (await authenticate(db, credentials));
+  if (!user) {
+    if (credentials) attempts.recordFailure(client);
+    throw new HttpProblem(403, NO_ACCESS);
+  }
+  return user;
+}
+
+/**
  * Access control for the management and meta protocols (and bulk loading): the caller authenticates
- * (`x-appid`/`x-appkey`, or HTTP Basic) and needs an access entry granting this path and method. Failed
- * authentication counts against the client's address; too many failures answer 429 with Retry-After.
+ * (`x-appid`/`x-appkey`, or HTTP Basic) and needs an access entry granting this path and method.
  */
 export function requireAccess(db: Db, attempts: FailedAttempts): Middleware {
   return async (ctx, next) => {
-    const client = ctx.ip;
-    const wait = attempts.retryAfterSeconds(client);
-    if (wait > 0) {
-      throw new HttpProblem(429, 'Too many failed authentication attempts; retry later.', {
-        headers: { 'Retry-After': String(wait) },
-      });
-    }
-    const credentials = credentialsOf(ctx);
-    const user = credentials && (await authenticate(db, credentials));
-    if (!user) {
-      if (credentials) attempts.recordFailure(client);
-      throw new HttpProblem(403, NO_ACCESS);
-    }
-    attempts.recordSuccess(client);
+    const user = await authenticateCaller(db, attempts, ctx.ip, credentialsOf(ctx));
     const grants = await db
       .collection<StoredAccessEntry>(ACCESS_ENTRIES)
       .find({ user_id: user.id }, { projection: { _id: 0, path: 1, verb: 1 } })

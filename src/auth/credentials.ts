@@ -1,3 +1,4 @@
+import type { ParsedUrlQuery } from 'node:querystring';
 import type { Context } from 'koa';
 
 export interface Credentials {
@@ -19,4 +20,10 @@ export function credentialsOf(ctx: Context): Credentials | undefined {
   const colon = decoded.indexOf(':');
   if (colon <= 0) return undefined;
   return { login: decoded.slice(0, colon), code: decoded.slice(colon + 1) };
+}
+
+/** The `login` and `code` query parameters, as the management protocol's auth endpoint takes them. */
+export function credentialsInQuery(query: ParsedUrlQuery): Credentials | undefined {
+  const { login, code } = query;
+  return typeof login === 'string' && login && typeof code === 'string' && code ? { login, code } : undefined;
 }

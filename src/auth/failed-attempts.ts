@@ -1,7 +1,9 @@
 /**
  * Slows down guessing: a client (by address) that fails authentication `limit` times within `windowMs`
- * is refused until the window has passed. Kept in this process's memory: behind several instances, each
- * counts on its own (put a shared limiter in the proxy for a hard global limit).
+ * is refused until the window has passed. A success does not reset the count: otherwise someone holding
+ * one valid login could interleave it with guesses at another's code without limit. Kept in this
+ * process's memory: behind several instances, each counts on its own (put a shared limiter in the proxy
+ * for a hard global limit).
  */
 export class FailedAttempts {
   private readonly failures = new Map<string, { count: number; since: number }>();
@@ -24,10 +26,6 @@ export class FailedAttempts {
     entry.count += 1;
     this.failures.set(client, entry);
     if (this.failures.size > 100_000) this.forgetExpired();
-  }
-
-  recordSuccess(client: string): void {
-    this.failures.delete(client);
   }
 
   private current(client: string) {

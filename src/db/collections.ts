@@ -39,7 +39,16 @@ export const collectionIndexes: Record<string, IndexDescription[]> = {
   ],
   taxonomies: documentIndexes,
   taxonomy_terms: [...documentIndexes, ...ascending('parent_id', 'taxonomy_id')],
+  // The unique login index is what settles two concurrent creations of one login (E11000, then 409).
+  [USERS]: [byId, { key: { login: 1 }, name: 'login_1', unique: true }],
+  [ACCESS_ENTRIES]: [byId, ...ascending('user_id')],
   ...Object.fromEntries(
     entityTypes.map((entity) => [rowCollection(entity), ascending(...foreignKeysOf(entity))]),
   ),
+  // Meta entries: by id, newest first (the list order), and the Waiting ones the import sweep looks for.
+  [META_ENTRIES]: [
+    byId,
+    { key: { recorded_at: -1, id: -1 }, name: 'recorded_at_-1_id_-1' },
+    ...ascending('status'),
+  ],
 };

@@ -4,7 +4,7 @@ import { jsonBody } from '../http/json-body.ts';
 import { endpoints, type QueryContext } from './endpoints.ts';
 import { listHandler } from './list-handler.ts';
 import { recordHandler } from './record-handler.ts';
-import { rootRoutes } from './root.ts';
+import { rootInfo } from './root.ts';
 
 /** The core read protocol: the root info, and each resource's list (GET and POST) and single records. */
 export function directoryRoutes(
@@ -12,13 +12,15 @@ export function directoryRoutes(
   options: { cacheControl: string; publicUrl: string | undefined; bodyLimitBytes: number },
 ): Router {
   const router = new Router();
-  router.use(etag(options.cacheControl));
-  router.use(rootRoutes(options.publicUrl).routes());
+  // Per route, not router.use(): a router-level middleware would reach every route of the app once
+  // nested, and management answers must never be publicly cacheable.
+  const cached = etag(options.cacheControl);
+  router.get('/', cached, rootInfo(options.publicUrl));
   for (const endpoint of endpoints) {
     const list = listHandler(endpoint, context);
-    router.get(endpoint.path, list);
-    router.post(endpoint.path, jsonBody(options.bodyLimitBytes), list);
-    router.get(`${endpoint.path}/:id`, recordHandler(endpoint, context));
+    router.get(endpoint.path, cached, list);
+    router.post(endpoint.path, cached, jsonBody(options.bodyLimitBytes), list);
+    router.get(`${endpoint.path}/:id`, cached, recordHandler(endpoint, context));
   }
   return router;
 }

@@ -9,8 +9,7 @@ import type { Middleware } from 'koa';
 export function etag(cacheControl: string): Middleware {
   return async (ctx, next) => {
     await next();
-    // A route that chose its own caching (the management protocol's no-store) keeps it.
-    if (ctx.status !== 200 || !isJsonValue(ctx.body) || ctx.response.get('Cache-Control')) return;
+    if (ctx.status !== 200 || !isJsonValue(ctx.body)) return;
     const bytes = Buffer.from(JSON.stringify(ctx.body));
     ctx.body = bytes;
     ctx.type = 'application/json';

@@ -101,7 +101,9 @@ describe('lists and paging', () => {
       const response = await fetch(`${app.url}/services?${query}`);
       expect(response.status, query).toBe(400);
       expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-      expect((await response.json()).errors).toContainEqual(expect.objectContaining({ parameter }));
+      expect(((await response.json()) as { errors: unknown[] }).errors).toContainEqual(
+        expect.objectContaining({ parameter }),
+      );
     }
   });
 });

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+
+/** A string field, whose messages say whether it was missing or of another type. */
+export const stringField = () =>
+  z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') });
+
+/** A record's id: also a path segment, so plain characters only. */
+export const recordId = stringField().regex(
+  /^[\w.:-]{1,128}$/,
+  'must be 1 to 128 letters, digits or . _ : -',
+);
+
+/** A human-readable name. */
+export const displayName = stringField()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(200, 'must be at most 200 characters');

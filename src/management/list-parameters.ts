@@ -1,0 +1,120 @@
+import type { ParsedUrlQuery } from 'node:querystring';
+import type { Document, Filter, Sort } from 'mongodb';
+import { z } from 'zod';
+import { HttpProblem, type ProblemDetail } from '../http/problem.ts';
+
+/** Items on a page of a management list when the caller does not say. */
+export const DEFAULT_PER_PAGE = 25;
+/** Spec part 8: management lists serve at most 100 items a page. */
+export const MAX_PER_PAGE = 100;
+
+/** Which fields of a record each list parameter works on. */
+export interface ListFields {
+  /** Fields `query` searches, as text. */
+  searched: readonly string[];
+  /** Fields `queries` may name. */
+  filterable: readonly string[];
+  /** Fields `sortby` may name; the first is the default. */
+  sortable: readonly [string, ...string[]];
+}
+
+/** A parsed list request: what to select, in which order, and which page of it. */
+export interface ListRequest {
+  filter: Filter<Document>;
+  sort: Sort;
+  page: number;
+  perPage: number;
+}
+
+const wholeNumber = (max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,9}$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().min(1, 'must be at least 1').max(max, `must be at most ${max}`));
+
+const text = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+
+/** `query` matches case-insensitively anywhere in a field; its characters are all literal. */
+const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The list parameters of spec part 4.5, from a query string: `query` (text in any searched field),
+ * `queries` (comma-separated `field:value` pairs, each an exact match on a filterable field), `page`,
+ * `per_page`, `sortby` and `order`. Every condition must hold. Other parameters are ignored; a known one
+ * given twice or malformed is a 400 that names it (never quoting the value).
+ */
+export function parseListParameters(fields: ListFields, query: ParsedUrlQuery): ListRequest {
+  const schema = z.object({
+    query: text.optional(),
+    queries: text
+      .transform(splitQueries)
+      .pipe(z.array(fieldCondition(fields.filterable)))
+      .optional(),
+    page: wholeNumber(1_000_000).default(1),
+    per_page: wholeNumber(MAX_PER_PAGE).default(DEFAULT_PER_PAGE),
+    sortby: z
+      .enum(fields.sortable, `must be one of ${fields.sortable.join(', ')}`)
+      .default(fields.sortable[0]),
+    order: z.enum(['asc', 'desc'], "must be 'asc' or 'desc'").default('asc'),
+  });
+  const given: Record<string, string> = {};
+  const repeated: ProblemDetail[] = [];
+  for (const name of Object.keys(schema.shape)) {
+    const value = query[name];
+    if (Array.isArray(value)) repeated.push({ parameter: name, message: 'must be given once' });
+    else if (value !== undefined && value !== '') given[name] = value;
+  }
+  const parsed = schema.safeParse(given);
+  const errors = parsed.success
+    ? repeated
+    : [
+        ...repeated,
+        ...parsed.error.issues.map((issue) => ({ parameter: String(issue.path[0]), message: issue.message })),
+      ];
+  if (!parsed.success || errors.length > 0) {
+    const detail = errors.map((error) => `'${error.parameter}' ${error.message}`).join('; ');
+    throw new HttpProblem(400, `Invalid parameters: ${detail}.`, { errors });
+  }
+  const { query: words, queries, page, per_page, sortby, order } = parsed.data;
+  const direction = order === 'asc' ? 1 : -1;
+  const conditions: Filter<Document>[] = [
+    ...(words === undefined
+      ? []
+      : [
+          {
+            $or: fields.searched.map((field) => ({
+              [field]: { $regex: escapeRegExp(words), $options: 'i' },
+            })),
+          },
+        ]),
+    ...(queries ?? []).map(({ field, value }) => ({ [field]: value })),
+  ];
+  return {
+    filter: conditions.length > 0 ? { $and: conditions } : {},
+    // Ties are broken by id, so that pages neither repeat nor skip items.
+    sort: sortby === 'id' ? { id: direction } : { [sortby]: direction, id: direction },
+    page,
+    perPage: per_page,
+  };
+}
+
+const splitQueries = (queries: string) =>
+  queries
+    .split(',')
+    .map((pair) => pair.trim())
+    .filter((pair) => pair !== '')
+    .map((pair) => {
+      const colon = pair.indexOf(':');
+      return colon < 0
+        ? { field: pair, value: '' }
+        : { field: pair.slice(0, colon), value: pair.slice(colon + 1) };
+    });
+
+const fieldCondition = (filterable: readonly string[]) =>
+  z.object({
+    field: z
+      .string()
+      .refine((field) => filterable.includes(field), `may name only the fields ${filterable.join(', ')}`),
+    value: z.string().min(1, "must be 'field:value' pairs with a value"),
+  });

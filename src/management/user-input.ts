@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { displayName, recordId, stringField } from './field-schemas.ts';
+
+/**
+ * What responses show in place of a user's code: the field stays, so the shape is the spec's, but the code
+ * (stored only as a hash) is never sent back. A PUT carrying this value keeps the code, so a client can
+ * send back a user it read.
+ */
+export const REDACTED_CODE = '********';
+
+/** `auth` is not an id a user can have: `/users/auth/` is the auth endpoint. */
+const userId = recordId.refine((id) => id !== 'auth', "must not be 'auth'");
+
+/** No colon: HTTP Basic credentials end the login at the first one. */
+const login = stringField().regex(/^[^\s:]{1,128}$/, 'must be 1 to 128 characters, without spaces or colons');
+
+const email = stringField().pipe(
+  z.email('must be an email address').max(254, 'must be at most 254 characters'),
+);
+
+/** A bound keeps a request from making us hash megabytes. */
+export const userCode = stringField()
+  .min(12, 'must be at least 12 characters')
+  .max(256, 'must be at most 256 characters');
+
+/** The body of POST `/users/`: every field of the spec's User; the id is generated when omitted. */
+export const newUserInput = z.strictObject({
+  id: userId.optional(),
+  login,
+  name: displayName,
+  email,
+  code: userCode,
+});
+
+/** The body of PUT `/users/{user_id}/`: the same fields; without `code` (or with the redacted value) the code is kept. */
+export const userChangesInput = z.strictObject({
+  id: userId.optional(),
+  login,
+  name: displayName,
+  email,
+  code: z.preprocess((code) => (code === REDACTED_CODE ? undefined : code), userCode.optional()),
+});
+
+export type NewUser = z.output<typeof newUserInput>;
+export type UserChanges = z.output<typeof userChangesInput>;
