@@ -1,7 +1,15 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
 
 /** Header and field names whose values are secrets: never written to a log line. */
-export const SECRET_KEYS = ['authorization', 'cookie', 'set-cookie', 'x-appkey', 'code', 'password'] as const;
+export const SECRET_KEYS = [
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-appkey',
+  'code',
+  'password',
+] as const;
 
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   const options = {

@@ -6,6 +6,8 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase } from './db/open-database.ts';
 import { Gazetteer } from './geo/gazetteer.ts';
 import { closeGracefully } from './http/graceful-close.ts';
+import { ensureAdministrator } from './management/admin-bootstrap.ts';
+import { recoverInterruptedImports } from './ingest/import-recovery.ts';
 import { seedSampleData } from './ingest/seed.ts';
 import { HttpMetrics } from './http/metrics.ts';
 import { createLogger } from './log.ts';
@@ -18,11 +20,14 @@ async function main(config: Config): Promise<void> {
   void retryUntilDone(
     async () => {
       await database.ensureIndexes();
+      if (config.admin) await ensureAdministrator(database.db, config.admin, logger);
       if (config.seed) await seedSampleData(database.db, logger);
     },
     logger,
     'preparing the database',
   );
+
+  const stopImportRecovery = recoverInterruptedImports(database.db, config.dataDir, logger);
 
   const gazetteer = new Gazetteer();
   if (config.postcodesFile) {
@@ -38,6 +43,7 @@ async function main(config: Config): Promise<void> {
 
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'shutting down');
+    stopImportRecovery();
     await closeGracefully(server, config.shutdownTimeoutMs);
     await closeDatabase();
     logger.info('stopped');

@@ -1,7 +1,117 @@
+import { createReadStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import Router from '@koa/router';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import { requireAccess } from '../auth/access-control.ts';
+import { protocolErrors } from '../auth/protocol-errors.ts';
+import type { Config } from '../config.ts';
+import { HttpProblem, invalidParameter } from '../http/problem.ts';
+import { describeCall } from '../meta/call-description.ts';
+import { MetaEntries } from '../meta/entries.ts';
 import type { ProtocolDependencies } from '../protocols.ts';
+import { importRecords } from './import.ts';
+import { ImportEntries } from './import-entries.ts';
+import type { InputRecord } from './input-record.ts';
+import { recordTypes } from './record-type.ts';
+import { readBody, spoolBody, spoolDirectory } from './request-body.ts';
+import { SerialQueue } from './serial-queue.ts';
+import { jsonRecords } from './sources/json-file.ts';
+import { readNdjson } from './sources/ndjson.ts';
 
-/** `POST /import`: bulk loading over HTTP. */
-export function importRoutes(_dependencies: ProtocolDependencies): Router {
-  return new Router();
+/** How rejections name where a record was: the request body, never a file of ours. */
+const SOURCE = 'request body';
+
+const JSON_TYPES = new Set(['application/json']);
+const NDJSON_TYPES = new Set(['application/x-ndjson', 'application/jsonl']);
+
+const flag = z
+  .enum(['true', 'false'], { error: "must be 'true' or 'false'" })
+  .transform((value) => value === 'true');
+/** Unknown parameters are refused: a mistyped `dry_run` must not become a real import. */
+const ImportQuery = z.strictObject({
+  type: z.enum(recordTypes, { error: `must be one of ${recordTypes.join(', ')}` }).optional(),
+  dry_run: flag.default(false),
+  wait: flag.default(false),
+});
+
+/** A received body: its records (read once), and what to clean up afterwards. */
+interface ReceivedBody {
+  records(): AsyncIterable<InputRecord>;
+  discard(): Promise<void>;
+}
+
+/**
+ * `POST /import`: bulk loading over HTTP, for aggregators, with the CLI's validation, idempotency and report
+ * (`importRecords` underneath). Access-controlled like the management protocol. The body is received whole
+ * (JSON in memory, NDJSON spooled to a file) within `importBodyLimitBytes` before anything is written.
+ * With `wait=true` the answer is the report; otherwise 202 with a Waiting meta entry, completed with the
+ * report when the import has run. Imports run one at a time.
+ */
+export function importRoutes({ db, config, logger, attempts }: ProtocolDependencies): Router {
+  const queue = new SerialQueue();
+  const tracked = new ImportEntries(new MetaEntries(db), logger);
+  const router = new Router();
+
+  router.post('/import', protocolErrors(), requireAccess(db, attempts), async (ctx) => {
+    const options = parseQuery(ctx.query);
+    const body = await receiveBody(ctx, config);
+    const runImport = () =>
+      queue
+        .run(() => importRecords(db, body.records(), { dryRun: options.dry_run, type: options.type }))
+        .finally(() => body.discard());
+    if (options.wait) {
+      ctx.body = await runImport();
+      return;
+    }
+    const entry = await tracked.open(describeCall(ctx, config)).catch(async (error: unknown) => {
+      await body.discard();
+      throw error;
+    });
+    ctx.state.metaEntryId = entry.id;
+    ctx.status = 202;
+    ctx.set('Location', `/meta/${entry.id}/`);
+    ctx.body = entry;
+    void tracked.complete(entry.id, runImport);
+  });
+  return router;
+}
+
+function parseQuery(query: Context['query']) {
+  const parsed = ImportQuery.safeParse(query);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  if (issue.code === 'unrecognized_keys')
+    throw invalidParameter(issue.keys[0]!, 'is not a parameter of /import');
+  throw invalidParameter(String(issue.path[0]), issue.message);
+}
+
+async function receiveBody(ctx: Context, config: Config): Promise<ReceivedBody> {
+  const encoding = ctx.get('content-encoding').toLowerCase();
+  if (encoding !== '' && encoding !== 'identity') {
+    throw new HttpProblem(415, 'Compressed request bodies are not accepted; send the body uncompressed.');
+  }
+  const type = ctx.request.type.toLowerCase();
+  if (JSON_TYPES.has(type)) {
+    const text = (await readBody(ctx.req, config.importBodyLimitBytes)).toString('utf8');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new HttpProblem(400, 'The request body is not valid JSON.');
+    }
+    return { records: () => jsonRecords(parsed, SOURCE), discard: async () => {} };
+  }
+  if (NDJSON_TYPES.has(type)) {
+    const file = await spoolBody(ctx.req, config.importBodyLimitBytes, spoolDirectory(config.dataDir));
+    return {
+      records: () => readNdjson(createReadStream(file), SOURCE),
+      discard: () => rm(file, { force: true }),
+    };
+  }
+  throw new HttpProblem(
+    415,
+    'The request body must be application/json (a record or an array of records) or ' +
+      'application/x-ndjson or application/jsonl (a record a line).',
+  );
 }

@@ -1,7 +1,45 @@
 import type { Middleware } from 'koa';
 import type { ProtocolDependencies } from '../protocols.ts';
+import { describeBody, describeCall } from './call-description.ts';
+import { MetaEntries } from './entries.ts';
+import { MetaEntryQueue } from './entry-queue.ts';
+import { isRecordedCall } from './recorded-calls.ts';
 
-/** Records meta entries for the calls the meta protocol logs. */
-export function metaRecorder(_dependencies: ProtocolDependencies): Middleware {
-  return async (_ctx, next) => next();
+declare module 'koa' {
+  interface DefaultState {
+    /** Set by a handler that keeps the meta entry of its call itself (an import answered 202). */
+    metaEntryId?: string;
+  }
+}
+
+/**
+ * Records a meta entry for the calls the meta protocol logs (`isRecordedCall`). Mounted outside the error
+ * handler (and inside compression), it sees the status and body the caller finally got. Nothing is done
+ * on the way to the caller: once the response has gone (or the connection closed), the entry is described,
+ * redacted and queued for a background write, whose failure cannot reach the call.
+ */
+export function metaRecorder({ db, config, logger }: ProtocolDependencies): Middleware {
+  const queue = new MetaEntryQueue(new MetaEntries(db), logger);
+  return async (ctx, next) => {
+    if (!isRecordedCall(ctx.method, ctx.path, config)) return next();
+    const at = new Date();
+    try {
+      await next();
+    } finally {
+      // Taken now: by the time the response has gone out, compression has replaced the body with a stream.
+      const body: unknown = ctx.body;
+      ctx.res.once('close', () => {
+        if (ctx.state.metaEntryId !== undefined) return;
+        try {
+          queue.add({
+            ...describeCall(ctx, config, at),
+            response_body: describeBody(body, config.metaBodyLimitBytes),
+            status: 'Complete',
+          });
+        } catch (error) {
+          ctx.state.logger.error({ errorName: (error as Error).name }, 'meta entry could not be described');
+        }
+      });
+    }
+  };
 }

@@ -13,6 +13,11 @@ export async function* readJsonFile(file: string): AsyncGenerator<InputRecord> {
     yield { source: { file }, error: `not valid JSON: ${(error as Error).message}` };
     return;
   }
+  yield* jsonRecords(parsed, file);
+}
+
+/** The records of a parsed JSON document: the document itself, or each item of an array. */
+export async function* jsonRecords(parsed: unknown, file: string): AsyncGenerator<InputRecord> {
   if (!Array.isArray(parsed)) {
     yield { source: { file }, value: parsed };
     return;

@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { HttpProblem } from '../http/problem.ts';
+
+/** Where NDJSON bodies are kept between being received and imported: under `HSDS_DATA_DIR`. */
+export const spoolDirectory = (dataDir: string) => join(dataDir, 'import-spool');
+
+const tooLarge = (limitBytes: number) =>
+  new HttpProblem(413, `The request body is larger than ${limitBytes} bytes.`);
+
+/**
+ * The request body's chunks as they arrive, refused with 413 as soon as it passes `limitBytes`: at once
+ * when Content-Length says so, else when the count of bytes received does (chunked bodies).
+ */
+export async function* limitedBody(request: IncomingMessage, limitBytes: number): AsyncGenerator<Buffer> {
+  if (Number(request.headers['content-length'] ?? 0) > limitBytes) throw tooLarge(limitBytes);
+  let received = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    received += chunk.length;
+    if (received > limitBytes) throw tooLarge(limitBytes);
+    yield chunk;
+  }
+}
+
+/** The whole body in memory, within the limit (for JSON, which is parsed whole anyway). */
+export async function readBody(request: IncomingMessage, limitBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of limitedBody(request, limitBytes)) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Writes the body to a new file in `directory`, within the limit, and returns its path; a partial file is
+ * removed. Memory stays flat whatever the size, and the body is all received before anything is imported.
+ */
+export async function spoolBody(
+  request: IncomingMessage,
+  limitBytes: number,
+  directory: string,
+): Promise<string> {
+  await mkdir(directory, { recursive: true });
+  const file = join(directory, `${randomUUID()}.ndjson`);
+  try {
+    await pipeline(Readable.from(limitedBody(request, limitBytes)), createWriteStream(file, { flags: 'wx' }));
+    return file;
+  } catch (error) {
+    await rm(file, { force: true });
+    throw error;
+  }
+}

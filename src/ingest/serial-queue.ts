@@ -1,0 +1,13 @@
+/**
+ * Runs tasks one at a time, in the order given. Imports over HTTP go through one, so two bulk loads never
+ * rebuild the same documents at once; a task's failure does not stop the ones after it.
+ */
+export class SerialQueue {
+  private tail: Promise<unknown> = Promise.resolve();
+
+  run<T>(task: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(task);
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
+}

@@ -1,0 +1,56 @@
+import type { Context } from 'koa';
+import { credentialsInQuery, credentialsOf } from '../auth/credentials.ts';
+import type { Config } from '../config.ts';
+import { dayOf, type MetaEntry } from './entry.ts';
+import { truncateText } from './json-text.ts';
+import { redactSecrets } from './redact.ts';
+
+/** Stands for a response body sent as a stream: its bytes were never held, so they are not recorded. */
+export const STREAM_BODY = '[stream]';
+/** Stands for a request body the server did not parse as JSON (a streamed import, malformed JSON). */
+export const UNPARSED_BODY = '[body not recorded]';
+const NON_JSON_BODY = '[body not JSON]';
+const APPID_LIMIT = 256;
+
+export type CallDescription = Omit<MetaEntry, 'id' | 'response_body' | 'status'>;
+
+/**
+ * The request side of a meta entry, secrets redacted before anything leaves this function: the caller's
+ * login (or, for a refused call or the management auth endpoint, the login it claimed in its headers or
+ * query, so attacks show; never its code), and the query,
+ * headers and parsed body as JSON text cut to `metaBodyLimitBytes`.
+ */
+export function describeCall(ctx: Context, config: Config, at = new Date()): CallDescription {
+  const limit = config.metaBodyLimitBytes;
+  const appid = ctx.state.caller?.login ?? credentialsOf(ctx)?.login ?? credentialsInQuery(ctx.query)?.login;
+  const parsedBody: unknown = ctx.request.body;
+  const hasBody = Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
+  return {
+    timestamp: dayOf(at),
+    recorded_at: at.toISOString(),
+    ...(appid ? { appid: truncateText(appid, APPID_LIMIT) } : {}),
+    system: config.metaSystem,
+    path: ctx.path,
+    verb: ctx.method,
+    request_parameters: redactedJson(ctx.query, limit),
+    request_headers: redactedJson(ctx.headers, limit),
+    request_body: parsedBody !== undefined ? redactedJson(parsedBody, limit) : hasBody ? UNPARSED_BODY : '',
+  };
+}
+
+/** A response body as a meta entry keeps it: redacted JSON text, or a marker for what cannot be. */
+export function describeBody(body: unknown, limitBytes: number): string {
+  if (body === null || body === undefined) return '';
+  if (typeof (body as { pipe?: unknown }).pipe === 'function') return STREAM_BODY;
+  if (typeof body === 'string' || Buffer.isBuffer(body)) {
+    try {
+      return redactedJson(JSON.parse(body.toString()), limitBytes);
+    } catch {
+      return NON_JSON_BODY;
+    }
+  }
+  return redactedJson(body, limitBytes);
+}
+
+const redactedJson = (value: unknown, limitBytes: number) =>
+  truncateText(JSON.stringify(redactSecrets(value)) ?? '', limitBytes);

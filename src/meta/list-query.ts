@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { DEFAULT_PER_PAGE } from '../http/paging.ts';
+import { invalidParameter } from '../http/problem.ts';
+
+/** Spec 8.1 caps the management protocol's pages at 100; the meta protocol's lists follow it. */
+export const MAX_META_PER_PAGE = 100;
+
+const pageNumber = (max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a positive integer')
+    .transform(Number)
+    .pipe(z.int().min(1, 'must be at least 1').max(max, `must be at most ${max}`));
+
+const parameters = {
+  page: pageNumber(1_000_000),
+  per_page: pageNumber(MAX_META_PER_PAGE),
+};
+
+/** `page` and `per_page` from a query string, or a 400 naming the one at fault. */
+export function parsePaging(query: Record<string, string | string[] | undefined>): {
+  page: number;
+  perPage: number;
+} {
+  const read = (name: keyof typeof parameters, fallback: number) => {
+    const value = query[name];
+    if (value === undefined) return fallback;
+    const parsed = parameters[name].safeParse(value);
+    if (!parsed.success) throw invalidParameter(name, parsed.error.issues[0]!.message);
+    return parsed.data;
+  };
+  return { page: read('page', 1), perPage: read('per_page', DEFAULT_PER_PAGE) };
+}

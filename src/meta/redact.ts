@@ -1,0 +1,35 @@
+import { SECRET_KEYS } from '../log.ts';
+
+export const REDACTED = '[redacted]';
+
+const secretKeys = new Set<string>(SECRET_KEYS);
+/** `code`, `CODE`, and also `user[code]` or `user.code` as some query string parsers would read them. */
+const isSecretKey = (key: string) =>
+  key
+    .toLowerCase()
+    .split(/[[\].]/)
+    .some((part) => secretKeys.has(part));
+
+/**
+ * A copy of `value` with the value of every secret member (`code`, `x-appkey`, `authorization`, …, in any
+ * case) replaced by `[redacted]`, at any depth. Strings holding JSON are redacted as JSON too, so a secret
+ * cannot slip through as, say, the `request_headers` text of a meta entry sent to `POST /meta/`.
+ */
+export function redactSecrets(value: unknown): unknown {
+  if (typeof value === 'string') return redactJsonText(value);
+  if (Array.isArray(value)) return value.map(redactSecrets);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, member]) => [key, isSecretKey(key) ? REDACTED : redactSecrets(member)]),
+  );
+}
+
+function redactJsonText(text: string): string {
+  const trimmed = text.trimStart();
+  if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return text;
+  try {
+    return JSON.stringify(redactSecrets(JSON.parse(text)));
+  } catch {
+    return text;
+  }
+}

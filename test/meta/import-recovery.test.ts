@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HEARTBEAT_MS, ImportEntries, INTERRUPTED, STALE_AFTER_MS } from '../../src/ingest/import-entries.ts';
+import { createLogger } from '../../src/log.ts';
+import { MetaEntries } from '../../src/meta/entries.ts';
+import { startTestDatabase, type TestDatabase } from '../support/database.ts';
+
+let testDatabase: TestDatabase;
+let entries: MetaEntries;
+let imports: ImportEntries;
+beforeAll(async () => {
+  testDatabase = await startTestDatabase();
+  entries = new MetaEntries(testDatabase.db);
+  imports = new ImportEntries(entries, createLogger('silent'));
+});
+afterAll(async () => testDatabase?.close());
+
+const call = { recorded_at: new Date().toISOString(), path: '/import', verb: 'POST' };
+
+describe('imports left Waiting', () => {
+  it('completes, as interrupted, only imports whose heartbeat stopped', async () => {
+    const running = await imports.open(call);
+    const dead = await imports.open(call);
+    const clientsOwn = await entries.create({ ...call, status: 'Waiting' });
+    // Seen from a minute past the threshold, `dead` has missed its beats; `running` is one beat old.
+    const later = new Date(Date.now() + STALE_AFTER_MS + HEARTBEAT_MS);
+    await entries.update(running.id, { _heartbeat_at: new Date(later.getTime() - HEARTBEAT_MS) });
+    expect(await imports.markInterrupted(later)).toBe(1);
+    expect(await entries.find(dead.id)).toMatchObject({
+      status: 'Complete',
+      response_body: JSON.stringify(INTERRUPTED),
+    });
+    expect(await entries.find(running.id)).toMatchObject({ status: 'Waiting' });
+    expect(await entries.find(clientsOwn.id)).toMatchObject({ status: 'Waiting' });
+  });
+
+  it('completes a failed import with a failure report, never leaving it Waiting', async () => {
+    const entry = await imports.open(call);
+    await imports.complete(entry.id, async () => {
+      throw new Error('boom');
+    });
+    const done = await entries.find(entry.id);
+    expect(done?.status).toBe('Complete');
+    expect(JSON.parse(done!.response_body!)).toEqual({
+      failed: true,
+      error: expect.stringContaining('failed unexpectedly'),
+    });
+    expect(done!.response_body).not.toContain('boom');
+  });
+});

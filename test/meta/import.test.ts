@@ -1,0 +1,180 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { call, createUser, eventually, storedEntries, type JsonObject, type TestUser } from './support.ts';
+
+const LIMIT = 4096;
+let app: TestApp;
+let dataDir: string;
+let loader: TestUser;
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'hsds-import-'));
+  app = await startTestApp({ HSDS_DATA_DIR: dataDir, HSDS_IMPORT_BODY_LIMIT_BYTES: String(LIMIT) });
+  loader = await createUser(app, [
+    { path: '/import', verb: 'POST' },
+    { path: '/meta/*', verb: 'GET' },
+  ]);
+});
+afterAll(async () => {
+  await app?.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/** A small valid service with its organization, under fresh ids. */
+function service(name = 'Weekly Pantry') {
+  return {
+    id: randomUUID(),
+    name,
+    status: 'active',
+    organization: { id: randomUUID(), name: 'Harbor Food Bank', description: 'Groceries for families.' },
+  };
+}
+
+const post = (query: string, body: string | ReadableStream, contentType: string, user = loader) =>
+  fetch(`${app.url}/import${query}`, {
+    method: 'POST',
+    headers: { ...user.headers, 'content-type': contentType },
+    body,
+    ...(typeof body === 'string' ? {} : { duplex: 'half' }),
+  } as RequestInit);
+const ndjson = (...records: object[]) => records.map((record) => JSON.stringify(record)).join('\n');
+const getService = (id: string) => call(app, 'GET', `/services/${id}`);
+const spooled = async () => readdir(join(dataDir, 'import-spool')).catch(() => []);
+
+describe('POST /import?wait=true', () => {
+  it('imports a JSON array and answers 200 with the report', async () => {
+    const records = [service('One'), service('Two')];
+    const response = await post('?wait=true', JSON.stringify(records), 'application/json');
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ dryRun: false, inserted: 2, rejected: 0 });
+    expect((await getService(records[0]!.id)).body).toMatchObject({ id: records[0]!.id, name: 'One' });
+  });
+
+  it('imports one JSON record, rejecting a bad one with where and why', async () => {
+    const response = await post('?wait=true&type=service', JSON.stringify({ id: 'x' }), 'application/json');
+    expect(response.status).toBe(200);
+    const report = (await response.json()) as { rejected: number; rejections: { at: string }[] };
+    expect(report.rejected).toBe(1);
+    expect(report.rejections[0]!.at).toContain('request body');
+  });
+
+  it.each(['application/x-ndjson', 'application/jsonl'])('imports NDJSON sent as %s', async (type) => {
+    const records = [service('Nd one'), service('Nd two')];
+    const response = await post('?wait=true', `${ndjson(...records)}\nnot json\n`, type);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ inserted: 2, rejected: 1 });
+    expect((await getService(records[1]!.id)).body).toMatchObject({ name: 'Nd two' });
+    expect(await spooled()).toEqual([]);
+  });
+
+  it('is idempotent: the same data again changes nothing', async () => {
+    const body = JSON.stringify([service('Again')]);
+    await post('?wait=true', body, 'application/json');
+    expect(await (await post('?wait=true', body, 'application/json')).json()).toMatchObject({
+      inserted: 0,
+      updated: 0,
+      unchanged: 1,
+    });
+  });
+
+  it('writes nothing on a dry run', async () => {
+    const record = service('Dry');
+    const response = await post('?wait=true&dry_run=true', JSON.stringify(record), 'application/json');
+    expect(await response.json()).toMatchObject({ dryRun: true, inserted: 1 });
+    expect((await getService(record.id)).status).toBe(404);
+    expect(await app.database.db.collection('records.service').findOne({ id: record.id })).toBeNull();
+  });
+
+  it('records the call as a Complete meta entry with the report', async () => {
+    const record = service('Recorded');
+    await post('?wait=true', JSON.stringify(record), 'application/json');
+    const entry = await eventually(async () =>
+      (await storedEntries(app)).find((stored) => stored.response_body?.includes('"inserted":1')),
+    );
+    expect(entry).toMatchObject({ path: '/import', verb: 'POST', status: 'Complete', appid: loader.login });
+    expect(entry.request_parameters).toBe('{"wait":"true"}');
+  });
+});
+
+describe('POST /import answered 202', () => {
+  const complete = (id: string) =>
+    eventually(async () => {
+      const { body } = await call(app, 'GET', `/meta/${id}/`, { headers: loader.headers });
+      return body.status === 'Complete' ? body : undefined;
+    });
+
+  it.each([
+    ['application/json', (records: object[]) => JSON.stringify(records)],
+    ['application/x-ndjson', (records: object[]) => ndjson(...records)],
+  ])('answers %s with a Waiting meta entry, completed with the report', async (type, encode) => {
+    const record = service('Later');
+    const response = await post('', encode([record]), type);
+    expect(response.status).toBe(202);
+    const entry = (await response.json()) as JsonObject;
+    expect(entry).toMatchObject({ status: 'Waiting', path: '/import', verb: 'POST', appid: loader.login });
+    expect(response.headers.get('location')).toBe(`/meta/${entry.id}/`);
+    const done = await complete(entry.id as string);
+    expect(JSON.parse(done.response_body as string)).toMatchObject({ inserted: 1, rejected: 0 });
+    expect((await getService(record.id)).body).toMatchObject({ id: record.id, name: 'Later' });
+    // The handler kept this call's entry itself: the recorder did not add a second one.
+    const forCall = (await storedEntries(app)).filter((stored) => stored.recorded_at === entry.recorded_at);
+    expect(forCall).toHaveLength(1);
+    expect(forCall[0]).not.toHaveProperty('_heartbeat_at');
+    expect(await spooled()).toEqual([]);
+  });
+});
+
+describe('POST /import refusals', () => {
+  it('answers 403 without a grant for POST /import', async () => {
+    const outsider = await createUser(app, [{ path: '/meta/*', verb: '*' }]);
+    const response = await post('?wait=true', JSON.stringify(service()), 'application/json', outsider);
+    expect(response.status).toBe(403);
+    expect(await response.json()).toMatchObject({ code: 403, message: expect.any(String) });
+    const anonymous = await fetch(`${app.url}/import`, { method: 'POST', body: '[]' });
+    expect(anonymous.status).toBe(403);
+  });
+
+  it('answers 413 for a body over the limit, whether its length is declared or not', async () => {
+    const big = ndjson(...Array.from({ length: 60 }, () => service('x'.repeat(50))));
+    expect(big.length).toBeGreaterThan(LIMIT);
+    const declared = await post('?wait=true', big, 'application/x-ndjson');
+    expect(declared.status).toBe(413);
+    expect(await declared.json()).toMatchObject({ code: 413, message: expect.any(String) });
+    const chunks = [big.slice(0, 3000), big.slice(3000)].map((text) => new TextEncoder().encode(text));
+    const stream = new ReadableStream({
+      pull(controller) {
+        const chunk = chunks.shift();
+        if (chunk) controller.enqueue(chunk);
+        else controller.close();
+      },
+    });
+    const streamed = await post('', stream, 'application/x-ndjson');
+    expect(streamed.status).toBe(413);
+    expect(await spooled()).toEqual([]);
+    const json = await post('', JSON.stringify(big), 'application/json');
+    expect(json.status).toBe(413);
+  });
+
+  it('answers 400 for malformed JSON and 415 for other content types, as problems with code', async () => {
+    const malformed = await post('?wait=true', '[{"id": ', 'application/json');
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toMatchObject({
+      code: 400,
+      message: 'The request body is not valid JSON.',
+    });
+    for (const type of ['text/csv', 'application/x-www-form-urlencoded']) {
+      const response = await post('?wait=true', 'id,name', type);
+      expect(response.status).toBe(415);
+      expect(await response.json()).toMatchObject({ code: 415, message: expect.any(String) });
+    }
+  });
+
+  it.each(['type=program', 'wait=yes', 'dry_run=1', 'dryrun=true'])('answers 400 for %s', async (query) => {
+    const response = await post(`?${query}`, '[]', 'application/json');
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ code: 400, errors: [{ parameter: query.split('=')[0] }] });
+  });
+});

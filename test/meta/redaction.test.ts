@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { truncateText } from '../../src/meta/json-text.ts';
+import { redactSecrets } from '../../src/meta/redact.ts';
+
+describe('redactSecrets', () => {
+  it('redacts secret members at any depth and in any case, keeping the rest', () => {
+    expect(
+      redactSecrets({
+        login: 'ana',
+        Code: 'c1',
+        nested: [{ 'X-AppKey': 'k1', deeper: { password: 'p1', authorization: 'Basic x' } }],
+        'user[code]': 'c2',
+        'user.code': 'c3',
+        count: 3,
+        none: null,
+      }),
+    ).toEqual({
+      login: 'ana',
+      Code: '[redacted]',
+      nested: [{ 'X-AppKey': '[redacted]', deeper: { password: '[redacted]', authorization: '[redacted]' } }],
+      'user[code]': '[redacted]',
+      'user.code': '[redacted]',
+      count: 3,
+      none: null,
+    });
+  });
+
+  it('redacts JSON held in strings, and leaves other strings alone', () => {
+    expect(
+      redactSecrets({ text: '{"code":"c1","a":1}', list: '[{"cookie":"s"}]', plain: '{not json' }),
+    ).toEqual({
+      text: '{"code":"[redacted]","a":1}',
+      list: '[{"cookie":"[redacted]"}]',
+      plain: '{not json',
+    });
+  });
+});
+
+describe('truncateText', () => {
+  it('keeps text within the limit as it is', () => {
+    expect(truncateText('{"a":1}', 7)).toBe('{"a":1}');
+  });
+
+  it('cuts at the limit in bytes, never inside a character, and marks the cut', () => {
+    expect(truncateText('abcdef', 4)).toBe('abcd…[truncated]');
+    // 'é' is two bytes: a limit falling inside it keeps the text before it.
+    expect(truncateText('aé', 2)).toBe('a…[truncated]');
+    expect(truncateText('aéb', 3)).toBe('aé…[truncated]');
+    expect(truncateText('abc', 0)).toBe('…[truncated]');
+  });
+});
