@@ -11,7 +11,11 @@ const withoutTrailingSlash = (path: string) => (path.length > 1 ? path.replace(/
 export function grantAllows(grant: Grant, method: string, path: string): boolean {
   const verbMatches = grant.verb === '*' || grant.verb.toUpperCase() === method.toUpperCase();
   if (!verbMatches) return false;
-  if (grant.path.endsWith('*')) return path.startsWith(grant.path.slice(0, -1));
+  if (grant.path.endsWith('*')) {
+    // `/meta/*` also covers `/meta`: every route answers with or without its trailing slash.
+    const prefix = grant.path.slice(0, -1);
+    return path.startsWith(prefix) || withoutTrailingSlash(path) === withoutTrailingSlash(prefix);
+  }
   return withoutTrailingSlash(grant.path) === withoutTrailingSlash(path);
 }
 

@@ -7,7 +7,7 @@ import { HttpProblem } from './problem.ts';
  * with the body, without echoing it back.
  */
 export function jsonBody(limitBytes: number): Middleware {
-  return koaBody({
+  const parse = koaBody({
     json: true,
     multipart: false,
     urlencoded: false,
@@ -24,4 +24,12 @@ export function jsonBody(limitBytes: number): Middleware {
       throw error;
     },
   });
+  // koa-body leaves bodies of other types unread; a body we would silently ignore is refused instead.
+  return async (ctx, next) => {
+    const hasBody = (ctx.request.length ?? 0) > 0 || ctx.get('transfer-encoding') !== '';
+    if (hasBody && !ctx.is('json', '+json')) {
+      throw new HttpProblem(415, 'The request body must be application/json.');
+    }
+    return parse(ctx, next);
+  };
 }

@@ -22,14 +22,14 @@ import { readNdjson } from './sources/ndjson.ts';
 /** How rejections name where a record was: the request body, never a file of ours. */
 const SOURCE = 'request body';
 
-const JSON_TYPES = new Set(['application/json']);
-const NDJSON_TYPES = new Set(['application/x-ndjson', 'application/jsonl']);
+export const JSON_TYPES = new Set(['application/json']);
+export const NDJSON_TYPES = new Set(['application/x-ndjson', 'application/jsonl']);
 
 const flag = z
   .enum(['true', 'false'], { error: "must be 'true' or 'false'" })
   .transform((value) => value === 'true');
 /** Unknown parameters are refused: a mistyped `dry_run` must not become a real import. */
-const ImportQuery = z.strictObject({
+export const ImportQuery = z.strictObject({
   type: z.enum(recordTypes, { error: `must be one of ${recordTypes.join(', ')}` }).optional(),
   dry_run: flag.default(false),
   wait: flag.default(false),

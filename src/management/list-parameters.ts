@@ -38,14 +38,9 @@ const text = z.string().trim().min(1, 'must not be empty').max(200, 'must be at 
 /** `query` matches case-insensitively anywhere in a field; its characters are all literal. */
 const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/**
- * The list parameters of spec part 4.5, from a query string: `query` (text in any searched field),
- * `queries` (comma-separated `field:value` pairs, each an exact match on a filterable field), `page`,
- * `per_page`, `sortby` and `order`. Every condition must hold. Other parameters are ignored; a known one
- * given twice or malformed is a 400 that names it (never quoting the value).
- */
-export function parseListParameters(fields: ListFields, query: ParsedUrlQuery): ListRequest {
-  const schema = z.object({
+/** What each list parameter accepts, from the text of a query string, for a list of records with these fields. */
+export const listParametersSchema = (fields: ListFields) =>
+  z.object({
     query: text.optional(),
     queries: text
       .transform(splitQueries)
@@ -58,6 +53,15 @@ export function parseListParameters(fields: ListFields, query: ParsedUrlQuery): 
       .default(fields.sortable[0]),
     order: z.enum(['asc', 'desc'], "must be 'asc' or 'desc'").default('asc'),
   });
+
+/**
+ * The list parameters of spec part 4.5, from a query string: `query` (text in any searched field),
+ * `queries` (comma-separated `field:value` pairs, each an exact match on a filterable field), `page`,
+ * `per_page`, `sortby` and `order`. Every condition must hold. Other parameters are ignored; a known one
+ * given twice or malformed is a 400 that names it (never quoting the value).
+ */
+export function parseListParameters(fields: ListFields, query: ParsedUrlQuery): ListRequest {
+  const schema = listParametersSchema(fields);
   const given: Record<string, string> = {};
   const repeated: ProblemDetail[] = [];
   for (const name of Object.keys(schema.shape)) {

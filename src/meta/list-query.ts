@@ -12,7 +12,8 @@ const pageNumber = (max: number) =>
     .transform(Number)
     .pipe(z.int().min(1, 'must be at least 1').max(max, `must be at most ${max}`));
 
-const parameters = {
+/** What `page` and `per_page` accept, from the text of a query string (their defaults are `parsePaging`'s). */
+export const pagingParameters = {
   page: pageNumber(1_000_000),
   per_page: pageNumber(MAX_META_PER_PAGE),
 };
@@ -22,10 +23,10 @@ export function parsePaging(query: Record<string, string | string[] | undefined>
   page: number;
   perPage: number;
 } {
-  const read = (name: keyof typeof parameters, fallback: number) => {
+  const read = (name: keyof typeof pagingParameters, fallback: number) => {
     const value = query[name];
     if (value === undefined) return fallback;
-    const parsed = parameters[name].safeParse(value);
+    const parsed = pagingParameters[name].safeParse(value);
     if (!parsed.success) throw invalidParameter(name, parsed.error.issues[0]!.message);
     return parsed.data;
   };

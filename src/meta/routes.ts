@@ -10,7 +10,6 @@ import type { ProtocolDependencies } from '../protocols.ts';
 import { MetaEntries, type MetaFields } from './entries.ts';
 import { dayOf } from './entry.ts';
 import { MetaEntryUpdate, NewMetaEntry } from './entry-body.ts';
-import { jsonOnly } from './json-only.ts';
 import { parsePaging } from './list-query.ts';
 import { redactSecrets } from './redact.ts';
 
@@ -22,12 +21,7 @@ import { redactSecrets } from './redact.ts';
 export function metaRoutes({ db, config, attempts }: ProtocolDependencies): Router {
   const entries = new MetaEntries(db);
   const router = new Router();
-  const guarded = [
-    protocolErrors(),
-    requireAccess(db, attempts),
-    jsonOnly(),
-    jsonBody(config.bodyLimitBytes),
-  ];
+  const guarded = [protocolErrors(), requireAccess(db, attempts), jsonBody(config.bodyLimitBytes)];
   const missing = (id: string) => notFound(`No meta entry with id '${id}'`);
 
   router.get('/meta', ...guarded, async (ctx) => {

@@ -46,13 +46,25 @@ import {
   OrganizationRecord,
 } from './endpoint-schemas.ts';
 import { Liveness, Readiness } from './health-schemas.ts';
+import { ImportReport } from './import-report-schema.ts';
+import {
+  AccessEntry,
+  AccessEntryInput,
+  AccessEntryPage,
+  User,
+  UserInput,
+  UserPage,
+  UserUpdate,
+} from './management-schemas.ts';
+import { MetaEntry, MetaEntryInput, MetaEntryPage, MetaEntryUpdate } from './meta-schemas.ts';
 import { Problem } from './problem-schema.ts';
+import { ProtocolProblem } from './protocol-problem-schema.ts';
 
 /** A JSON Schema (2020-12, the dialect of OpenAPI 3.1) as a plain object. */
 export type JsonSchema = Record<string, unknown>;
 
 /**
- * Every schema the document names, by component name. Operations and other components refer to them by
+ * Every schema of a response the document names, by component name. Operations and other components refer to them by
  * `$ref`, so each shared part of the model (a phone, a schedule, …) is written out once: converted
  * inline, a full organization alone is about 750 KB.
  */
@@ -102,23 +114,49 @@ const namedSchemas = {
   Problem,
   Liveness,
   Readiness,
+  ProtocolProblem,
+  User,
+  UserPage,
+  AccessEntry,
+  AccessEntryPage,
+  MetaEntry,
+  MetaEntryPage,
+  ImportReport,
 } satisfies Record<string, z.ZodType>;
 
-const registry = z.registry<{ id: string }>();
-for (const [id, schema] of Object.entries(namedSchemas)) registry.add(schema, { id });
+/** The request bodies, named apart: they are written in their input form, what a client sends. */
+const namedRequestSchemas = {
+  UserInput,
+  UserUpdate,
+  AccessEntryInput,
+  MetaEntryInput,
+  MetaEntryUpdate,
+} satisfies Record<string, z.ZodType>;
+
+function registryOf(named: Record<string, z.ZodType>) {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(named)) registry.add(schema, { id });
+  return registry;
+}
+const responseRegistry = registryOf(namedSchemas);
+const requestRegistry = registryOf(namedRequestSchemas);
 
 const componentUri = (id: string) => `#/components/schemas/${id}`;
 
 /** A `$ref` to the component of a named schema; a schema the document does not name is a bug. */
 export function schemaRef(schema: z.ZodType): JsonSchema {
-  const id = registry.get(schema)?.id;
+  const id = (responseRegistry.get(schema) ?? requestRegistry.get(schema))?.id;
   if (id === undefined) throw new Error(`No component names the schema '${schema.description}'.`);
   return { $ref: componentUri(id) };
 }
 
-/** `components.schemas`: the named schemas in their output form, what responses carry. */
+/** `components.schemas`: responses in their output form, what the server sends; request bodies in their input form. */
 export function componentSchemas(): Record<string, JsonSchema> {
-  const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', uri: componentUri });
+  return { ...convert(responseRegistry, 'output'), ...convert(requestRegistry, 'input') };
+}
+
+function convert(registry: ReturnType<typeof registryOf>, io: 'input' | 'output') {
+  const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', uri: componentUri, io });
   // Each comes as a document of its own; inside the OpenAPI document, the dialect is the document's and
   // a component is addressed by its place, so `$schema` and `$id` would only mislead.
   return Object.fromEntries(

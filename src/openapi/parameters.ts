@@ -1,19 +1,18 @@
 import * as z from 'zod';
 import { parameters, type ParameterName } from '../directory/list-params.ts';
 import type { JsonSchema } from './components.ts';
+import { inputJsonSchema } from './input-schema.ts';
 
 const parameterNames = Object.keys(parameters) as ParameterName[];
 
 /**
- * What a list parameter accepts, as JSON Schema: its input form (before defaults and parsing). Query
- * strings carry the same values as text, which OpenAPI's query serialization already implies.
+ * What a list parameter accepts. Query strings carry the same values as text, which OpenAPI's query
+ * serialization already implies. zod leaves the default out of the input form when a preprocessing step
+ * precedes it, but ours are all valid inputs too.
  */
 function parameterSchema(name: ParameterName): JsonSchema {
   const schema = parameters[name];
-  const converted = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' });
-  // The description belongs to the parameter; zod leaves the default out of the input form when a
-  // preprocessing step precedes it, but ours are all valid inputs too.
-  const { $schema: _dialect, description: _description, ...json } = converted;
+  const json = inputJsonSchema(schema);
   return schema instanceof z.ZodDefault ? { ...json, default: schema.def.defaultValue } : json;
 }
 

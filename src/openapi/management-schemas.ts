@@ -1,0 +1,49 @@
+import * as z from 'zod';
+import { page } from '../hsds/index.ts';
+import { accessEntryInput } from '../management/access-entry-input.ts';
+import { newUserInput, REDACTED_CODE, userChangesInput, userCode } from '../management/user-input.ts';
+import type { UserView } from '../management/users.ts';
+import type { StoredAccessEntry } from '../management/collections.ts';
+
+/** The body of POST /users/. */
+export const UserInput = newUserInput.describe(
+  'A new user; the id is generated when left out. The code is stored only as a salted hash.',
+);
+
+/**
+ * The body of PUT /users/{user_id}/. The route drops the redacted code before validating it, which the
+ * schema it validates with cannot say: written out here, so a user read back is a valid body.
+ */
+export const UserUpdate = userChangesInput
+  .extend({ code: z.union([z.literal(REDACTED_CODE), userCode]).optional() })
+  .describe(
+    `Every field of the user; \`id\`, if given, must be the id in the path. Without \`code\`, or with the ` +
+      `redacted '${REDACTED_CODE}' a user is read with, the code is kept.`,
+  );
+
+/**
+ * A user as responses show it (management/users.ts). The email is any text: the administrator made at
+ * start-up has an empty one.
+ */
+export const User: z.ZodType<UserView> = newUserInput
+  .extend({
+    id: newUserInput.shape.id.unwrap(),
+    email: z.string(),
+    code: z.literal(REDACTED_CODE).describe('Always redacted: the code is never sent back.'),
+  })
+  .describe('A user of the management and meta protocols.');
+
+export const UserPage = page(User).describe('One page of users.');
+
+/** The body of POST /services/ and PUT /services/{service_id}/. */
+export const AccessEntryInput = accessEntryInput.describe(
+  "A grant of a path (exact, a prefix ending in '*', or '*' for every path) and an HTTP verb (any case, " +
+    "or '*') to a user; the id is generated when left out, and on PUT must be the id in the path.",
+);
+
+/** An access entry as responses show it: its verb upper-case. */
+export const AccessEntry: z.ZodType<StoredAccessEntry> = accessEntryInput
+  .extend({ id: accessEntryInput.shape.id.unwrap() })
+  .describe('An access entry (the management protocol’s "service"): a grant of a path and verb to a user.');
+
+export const AccessEntryPage = page(AccessEntry).describe('One page of access entries.');

@@ -1,0 +1,30 @@
+import { NO_ACCESS } from '../auth/access-control.ts';
+import { schemaRef } from './components.ts';
+import { ProtocolProblem } from './protocol-problem-schema.ts';
+import { headerRef } from './responses.ts';
+
+const problem = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: schemaRef(ProtocolProblem) } },
+});
+
+/** `components.responses`: the errors of the management and meta protocols and of bulk loading. */
+export const protocolResponseComponents = {
+  ProtocolBadRequest: problem('A parameter or the body is invalid; `errors` names each one at fault.'),
+  NoAccess: problem(
+    `No access (spec part 7): the same answer whether the login, the code or the grant was wrong: "${NO_ACCESS}"`,
+  ),
+  ProtocolNotFound: problem('No record has this id.'),
+  Conflict: problem('The id or login is already taken; `errors` names the field.'),
+  ProtocolPayloadTooLarge: problem('The body is larger than the limit (HSDS_BODY_LIMIT_BYTES).'),
+  UnsupportedMediaType: problem('The body is not application/json.'),
+  TooManyAttempts: {
+    ...problem('Too many failed authentications from this address (10 in 15 minutes); wait and retry.'),
+    headers: { 'Retry-After': headerRef('Retry-After') },
+  },
+  ProtocolError: problem('An unexpected error (spec part 7: Error Response); no internals are told.'),
+};
+
+export const protocolResponseRef = (name: keyof typeof protocolResponseComponents) => ({
+  $ref: `#/components/responses/${name}`,
+});
