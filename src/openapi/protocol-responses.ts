@@ -19,7 +19,7 @@ export const protocolResponseComponents = {
   ProtocolPayloadTooLarge: problem('The body is larger than the limit (HSDS_BODY_LIMIT_BYTES).'),
   UnsupportedMediaType: problem('The body is not application/json.'),
   TooManyAttempts: {
-    ...problem('Too many failed authentications from this address (10 in 15 minutes); wait and retry.'),
+    ...problem('Too many failed authentications from this client address; retry after Retry-After seconds.'),
     headers: { 'Retry-After': headerRef('Retry-After') },
   },
   ProtocolError: problem('An unexpected error (spec part 7: Error Response); no internals are told.'),
