@@ -90,6 +90,24 @@ describe('the server process', () => {
     expect((await fetch(`${second.url}/readyz`)).status).toBe(200);
   });
 
+  it('serves from the database `npm run db` runs', async () => {
+    const dbPort = String(await freePort());
+    const database = startScript('scripts/db.ts', {
+      HSDS_EMBEDDED: 'standin',
+      HSDS_EMBEDDED_DB_PORT: dbPort,
+      HSDS_DATA_DIR: dataDir,
+    });
+    running.push(database);
+    await waitFor(
+      async () => withEmbeddedClient(Number(dbPort), async () => true),
+      20_000,
+      `npm run db on ${dbPort}\n${database.output()}`,
+    );
+    const server = await startServer({ HSDS_EMBEDDED_DB_PORT: dbPort });
+    expect(server.process.output()).toMatch(/already running; sharing it/);
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+  });
+
   it('shuts down cleanly on SIGTERM', async () => {
     const { process } = await startServer({ HSDS_EMBEDDED_DB_PORT: String(await freePort()) });
     process.child.kill('SIGTERM');
