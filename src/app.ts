@@ -68,7 +68,7 @@ export function buildApp({
   const router = new Router();
   for (const area of [
     directoryRoutes({ db: database.db, gazetteer }, config),
-    openApiRoutes(config.publicUrl),
+    openApiRoutes(config),
     healthRoutes(database, metrics.registry),
     managementRoutes(protocols),
     metaRoutes(protocols),

@@ -3,8 +3,13 @@ import { componentSchemas } from './components.ts';
 import { directoryPaths } from './directory-paths.ts';
 import { documentationPaths } from './documentation-paths.ts';
 import { healthPaths } from './health-paths.ts';
+import { importPaths } from './import-paths.ts';
+import { managementPaths } from './management-paths.ts';
+import { metaPaths } from './meta-paths.ts';
 import { parameterComponents } from './parameters.ts';
+import { protocolResponseComponents } from './protocol-responses.ts';
 import { headerComponents, responseComponents } from './responses.ts';
+import { securitySchemes } from './security.ts';
 
 const tags = [
   { name: 'root', description: 'What this API is.' },
@@ -15,6 +20,19 @@ const tags = [
   { name: 'taxonomy_terms', description: 'Terms of the taxonomies, classifying the records.' },
   { name: 'operations', description: 'Health and metrics, for orchestrators and monitoring.' },
   { name: 'documentation', description: 'This description, the profile and the API reference.' },
+  {
+    name: 'Management',
+    description:
+      'The management protocol (spec part 4.5), **experimental**: users, and their access entries (grants of ' +
+      'a path and verb). Served under a prefix, as its `/services/` would collide with the core protocol’s.',
+  },
+  {
+    name: 'Meta',
+    description:
+      'The meta protocol (spec part 4.6), **experimental**: the audit trail of management calls, meta ' +
+      'writes and imports (and core reads, if configured), and entries clients write.',
+  },
+  { name: 'Bulk loading', description: 'Loading HSDS data over HTTP (our extension), for aggregators.' },
 ];
 
 const description = (baseUrl: string) =>
@@ -32,31 +50,53 @@ Our profile, in brief (the full list of decisions is at [/profile](${baseUrl}/pr
 - Errors are \`application/problem+json\` (RFC 9457). While the database is unreachable, requests that need it
   answer 503 with \`Retry-After\`.
 - Buffered 200s carry a strong \`ETag\` and \`Cache-Control\`; \`If-None-Match\` is answered with 304.
-  Every response carries \`X-Request-Id\`.`;
+  Every response carries \`X-Request-Id\`.
 
-/** Everything in the document but what depends on the base URL; generated once, on first use. */
-let described: ReturnType<typeof describeApi> | undefined;
+The experimental management and meta protocols, and \`POST /import\`, need credentials (\`x-appid\` and
+\`x-appkey\` headers, or HTTP Basic) and an access entry granting the path and verb; every refusal is the
+same 403, and repeated failures get 429. Their errors carry \`code\` and \`message\` besides the problem details.`;
 
-function describeApi() {
+/**
+ * Everything in the document but what depends on the base URL, by management prefix (one per
+ * configuration); each generated once, on first use.
+ */
+const described = new Map<string, ReturnType<typeof describeApi>>();
+
+function describeApi(managementPrefix: string) {
   return {
     tags,
-    paths: { ...directoryPaths(), ...healthPaths(), ...documentationPaths() },
+    paths: {
+      ...directoryPaths(),
+      ...healthPaths(),
+      ...documentationPaths(),
+      ...managementPaths(managementPrefix),
+      ...metaPaths(),
+      ...importPaths(),
+    },
     components: {
       schemas: componentSchemas(),
       parameters: parameterComponents(),
-      responses: responseComponents,
+      responses: { ...responseComponents, ...protocolResponseComponents },
       headers: headerComponents,
+      securitySchemes,
     },
   };
 }
 
-/** The OpenAPI 3.1 description of everything this server answers, for clients reaching it at `baseUrl`. */
-export function openApiDocument(baseUrl: string) {
-  described ??= describeApi();
+/**
+ * The OpenAPI 3.1 description of everything this server answers, for clients reaching it at `baseUrl`,
+ * with the management protocol under `managementPrefix` (HSDS_MANAGEMENT_PREFIX).
+ */
+export function openApiDocument(baseUrl: string, managementPrefix: string) {
+  let rest = described.get(managementPrefix);
+  if (rest === undefined) {
+    rest = describeApi(managementPrefix);
+    described.set(managementPrefix, rest);
+  }
   return {
     openapi: '3.1.0',
     info: { title: 'HSDS 3.0 API', version: HSDS_VERSION, description: description(baseUrl) },
     servers: [{ url: baseUrl }],
-    ...described,
+    ...rest,
   };
 }

@@ -6,7 +6,11 @@ import type { JsonSchema } from './components.ts';
  * client sends. The description is left out: it belongs to the parameter or property that uses it.
  */
 export function inputJsonSchema(schema: z.ZodType): JsonSchema {
-  const { $schema: _dialect, description: _description, ...json } = z.toJSONSchema(schema, {
+  const {
+    $schema: _dialect,
+    description: _description,
+    ...json
+  } = z.toJSONSchema(schema, {
     target: 'draft-2020-12',
     io: 'input',
   });

@@ -1,8 +1,4 @@
-import {
-  listParametersSchema,
-  MAX_PER_PAGE,
-  type ListFields,
-} from '../management/list-parameters.ts';
+import { listParametersSchema, MAX_PER_PAGE, type ListFields } from '../management/list-parameters.ts';
 import { queryParameter } from './query-parameter.ts';
 
 type ListParameterName = keyof ReturnType<typeof listParametersSchema>['shape'];

@@ -57,9 +57,9 @@ export function listRequestBody(names: readonly ParameterName[]) {
   };
 }
 
-/** The `{id}` of a single-record path. */
-export const idParameter = (what: string) => ({
-  name: 'id',
+/** The `{id}` of a single-record path, or the path variable `name` of a record of the protocols. */
+export const idParameter = (what: string, name = 'id') => ({
+  name,
   in: 'path',
   required: true,
   description: `Identifier of the ${what}.`,

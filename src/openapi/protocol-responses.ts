@@ -18,6 +18,8 @@ export const protocolResponseComponents = {
   Conflict: problem('The id or login is already taken; `errors` names the field.'),
   ProtocolPayloadTooLarge: problem('The body is larger than the limit (HSDS_BODY_LIMIT_BYTES).'),
   UnsupportedMediaType: problem('The body is not application/json.'),
+  ImportTooLarge: problem('The body is larger than the import limit (HSDS_IMPORT_BODY_LIMIT_BYTES).'),
+  ImportUnsupportedMediaType: problem('The body is neither JSON nor NDJSON, or is compressed.'),
   TooManyAttempts: {
     ...problem('Too many failed authentications from this client address; retry after Retry-After seconds.'),
     headers: { 'Retry-After': headerRef('Retry-After') },
@@ -28,3 +30,9 @@ export const protocolResponseComponents = {
 export const protocolResponseRef = (name: keyof typeof protocolResponseComponents) => ({
   $ref: `#/components/responses/${name}`,
 });
+
+/** What a JSON write can answer besides its own errors: its body refused for its size or type. */
+export const bodyRefused = {
+  '413': protocolResponseRef('ProtocolPayloadTooLarge'),
+  '415': protocolResponseRef('UnsupportedMediaType'),
+};

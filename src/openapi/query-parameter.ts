@@ -6,12 +6,7 @@ import { inputJsonSchema } from './input-schema.ts';
  * text of a query string. Its default, given as `defaultText` or by the schema, is written as the text a
  * query would carry, the type the documented schema has.
  */
-export function queryParameter(
-  name: string,
-  schema: z.ZodType,
-  description: string,
-  defaultText?: string,
-) {
+export function queryParameter(name: string, schema: z.ZodType, description: string, defaultText?: string) {
   const applied = schema instanceof z.ZodDefault ? String(schema.def.defaultValue) : defaultText;
   return {
     name,

@@ -6,15 +6,19 @@ import { openApiDocument } from './document.ts';
  */
 const MAX_BASE_URLS = 16;
 
-const served = new Map<string, string>();
-
-/** The OpenAPI document as served to clients reaching the server at `baseUrl`, serialized once. */
-export function openApiJson(baseUrl: string): string {
-  let json = served.get(baseUrl);
-  if (json === undefined) {
-    json = JSON.stringify(openApiDocument(baseUrl));
-    if (served.size >= MAX_BASE_URLS) served.delete(served.keys().next().value!);
-    served.set(baseUrl, json);
-  }
-  return json;
+/**
+ * The OpenAPI document as an app serves it, with its management prefix: for each base URL clients reach
+ * it at, serialized once.
+ */
+export function servedDocument(managementPrefix: string): (baseUrl: string) => string {
+  const served = new Map<string, string>();
+  return (baseUrl) => {
+    let json = served.get(baseUrl);
+    if (json === undefined) {
+      json = JSON.stringify(openApiDocument(baseUrl, managementPrefix));
+      if (served.size >= MAX_BASE_URLS) served.delete(served.keys().next().value!);
+      served.set(baseUrl, json);
+    }
+    return json;
+  };
 }

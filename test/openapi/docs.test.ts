@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApiDocument } from '../../src/openapi/document.ts';
+import { defaultDocument } from './default-document.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
@@ -15,7 +15,7 @@ describe('GET /openapi.json', () => {
     const response = await get('/openapi.json');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(await response.json()).toEqual(openApiDocument(app.url));
+    expect(await response.json()).toEqual(defaultDocument(app.url));
   });
 });
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { openApiDocument } from '../../src/openapi/document.ts';
+import { defaultDocument } from './default-document.ts';
 import { hasSharedHsds, readSharedJson, skipReason } from '../hsds/shared.ts';
 import { documentValidator } from './document-validator.ts';
 
-const document = openApiDocument('http://localhost');
+const document = defaultDocument('http://localhost');
 const validate = documentValidator(document);
 
 /** Each official example, the component schema of what it shows, and the operation that serves it. */

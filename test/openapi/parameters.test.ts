@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { endpoints } from '../../src/directory/endpoints.ts';
 import { parameters, type ParameterName } from '../../src/directory/list-params.ts';
-import { openApiDocument } from '../../src/openapi/document.ts';
+import { defaultDocument } from './default-document.ts';
 import { documentValidator } from './document-validator.ts';
 import { dereferenced } from './references.ts';
 
@@ -11,7 +11,7 @@ interface Operation {
   requestBody?: { content: { 'application/json': { schema: { properties: Json } } } };
 }
 
-const document = openApiDocument('http://localhost');
+const document = defaultDocument('http://localhost');
 const validate = documentValidator(document);
 const paths = document.paths as Record<string, Record<string, Operation>>;
 const operation = (path: string, method: 'get' | 'post') => paths[path]![method]!;

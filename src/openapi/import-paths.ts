@@ -1,0 +1,67 @@
+import { JSON_TYPES, ImportQuery, NDJSON_TYPES } from '../ingest/http-import.ts';
+import { recordSchema, recordTypes } from '../ingest/record-type.ts';
+import { schemaRef } from './components.ts';
+import { ImportReport } from './import-report-schema.ts';
+import { MetaEntry } from './meta-schemas.ts';
+import { jsonResponse, protocolOperation } from './protocol-operation.ts';
+import { protocolResponseRef } from './protocol-responses.ts';
+import { queryParameter } from './query-parameter.ts';
+
+const descriptions: Record<keyof typeof ImportQuery.shape, string> = {
+  type: 'The type of every record, when their shape does not tell it (as the CLI’s --type).',
+  dry_run: 'Validate and report, write nothing.',
+  wait: 'Answer with the report once the import has run, instead of 202 at once.',
+};
+
+/** A record of any type an import takes, as its type's schema: the nested forms the API serves. */
+const anyRecord = { anyOf: recordTypes.map((type) => schemaRef(recordSchema[type])) };
+
+const media = (types: Set<string>, schema: object) =>
+  Object.fromEntries([...types].map((type) => [type, { schema }]));
+
+/** `POST /import`: bulk loading over HTTP (our extension), as `npm run import` loads files. */
+export function importPaths() {
+  return {
+    '/import': {
+      post: protocolOperation({
+        tags: ['Bulk loading'],
+        operationId: 'importRecords',
+        summary: 'Load HSDS records: insert new ones, update changed ones',
+        description:
+          'Imports run one at a time, in order of arrival, with the validation, report and idempotency of ' +
+          '`npm run import`. The whole body is received before anything is written. A record that fails ' +
+          'validation is rejected alone and counted in the report. Unknown query parameters are refused.',
+        parameters: Object.entries(ImportQuery.shape).map(([name, schema]) =>
+          queryParameter(name, schema, descriptions[name as keyof typeof descriptions]),
+        ),
+        requestBody: {
+          required: true,
+          description:
+            'JSON: one record or an array of records. NDJSON: a record a line. Nulls are dropped before ' +
+            'validation; uncompressed only.',
+          content: {
+            ...media(JSON_TYPES, { anyOf: [anyRecord, { type: 'array', items: anyRecord }] }),
+            ...media(NDJSON_TYPES, anyRecord),
+          },
+        },
+        responses: {
+          '200': jsonResponse('With wait=true: the import report.', ImportReport),
+          '202': jsonResponse(
+            'The body is received: the import will run. Its meta entry, `Waiting`, becomes `Complete` with ' +
+              'the report (or `{"failed": true, "error": …}`) as its `response_body`.',
+            MetaEntry,
+            {
+              Location: {
+                description: 'The meta entry of the import, to poll: /meta/{id}/.',
+                schema: { type: 'string' },
+              },
+            },
+          ),
+          '400': protocolResponseRef('ProtocolBadRequest'),
+          '413': protocolResponseRef('ImportTooLarge'),
+          '415': protocolResponseRef('ImportUnsupportedMediaType'),
+        },
+      }),
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import type * as z from 'zod';
+import { schemaRef } from './components.ts';
+import { protocolResponseRef } from './protocol-responses.ts';
+import { responseRef } from './responses.ts';
+import { credentialsRequired } from './security.ts';
+
+/** An operation of the management or meta protocol, or of bulk loading, before what they all share. */
+interface ProtocolOperation {
+  tags: string[];
+  operationId: string;
+  summary: string;
+  description?: string;
+  parameters?: object[];
+  requestBody?: object;
+  responses: Record<string, object>;
+  /** Who may call: by default, callers with credentials and a grant of the path and verb. */
+  security?: object[];
+}
+
+/**
+ * The operation with what every protected call answers: refused (403) or slowed down (429) by access
+ * control, failed unexpectedly (500, spec part 7), or with the database unreachable (503).
+ */
+export const protocolOperation = ({
+  security = credentialsRequired,
+  responses,
+  ...operation
+}: ProtocolOperation) => ({
+  ...operation,
+  security,
+  responses: {
+    ...responses,
+    '403': protocolResponseRef('NoAccess'),
+    '429': protocolResponseRef('TooManyAttempts'),
+    '500': protocolResponseRef('ProtocolError'),
+    '503': responseRef('Unavailable'),
+  },
+});
+
+/** A JSON answer of one of the named schemas. */
+export const jsonResponse = (description: string, schema: z.ZodType, headers?: object) => ({
+  description,
+  ...(headers ? { headers } : {}),
+  content: { 'application/json': { schema: schemaRef(schema) } },
+});
+
+/** A required JSON request body of one of the named schemas. */
+export const jsonRequestBody = (schema: z.ZodType) => ({
+  required: true,
+  content: { 'application/json': { schema: schemaRef(schema) } },
+});
+
+/** Every management and meta path answers with or without the trailing slash the spec writes. */
+export const TRAILING_SLASH_NOTE = 'The path answers without its trailing slash too.';
