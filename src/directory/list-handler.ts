@@ -6,7 +6,7 @@ import type { Endpoint, ListQuery, QueryContext } from './endpoints.ts';
 import { parseListParameters } from './list-params.ts';
 import { attachServices, withServices } from './organization-services.ts';
 import { withinCircle } from './postcode-query.ts';
-import { fullProjection } from './projections.ts';
+import { fullProjection } from '../db/served-fields.ts';
 
 /** Stable order for paging: by id, except proximity results, which come nearest first. */
 const ORDER = { id: 1 } as const;

@@ -1,6 +1,6 @@
 import type { Db, Document } from 'mongodb';
 import { documentCollection } from '../db/collections.ts';
-import { fullProjection } from './projections.ts';
+import { fullProjection } from '../db/served-fields.ts';
 
 /**
  * Fills organizations' `services`: ids only, or (`full_service`) the full services, each without its

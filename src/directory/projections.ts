@@ -1,3 +1,4 @@
+import { fullProjection } from '../db/served-fields.ts';
 import { relations, type EntityType } from '../ingest/entities.ts';
 
 /** Fields a stored document keeps for queries and bookkeeping; never served. */
@@ -16,9 +17,6 @@ export const INTERNAL_FIELDS = [
 type Kept = { [field: string]: Kept };
 
 export type Projection = Record<string, 0>;
-
-/** A fully nested record as served: everything but the internal fields. */
-export const fullProjection: Projection = Object.fromEntries(INTERNAL_FIELDS.map((field) => [field, 0]));
 
 /**
  * The exclusion projection that cuts a stored document down to a list item of spec part 4.4: its

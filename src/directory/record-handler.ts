@@ -4,7 +4,7 @@ import { HttpProblem } from '../http/problem.ts';
 import { parseListParameters } from './list-params.ts';
 import type { Endpoint, QueryContext } from './endpoints.ts';
 import { attachServices } from './organization-services.ts';
-import { fullProjection } from './projections.ts';
+import { fullProjection } from '../db/served-fields.ts';
 
 /**
  * GET of one fully nested record: one indexed read of the stored document, which is the response.

@@ -3,6 +3,7 @@ import { MongoBulkWriteError } from 'mongodb';
 import { documentCollection } from '../db/collections.ts';
 import { composeRoots, populatedEntities } from './compose.ts';
 import { deriveFields } from './derived-fields.ts';
+import { composeServiceAtLocations } from './service-at-location-documents.ts';
 import { rootEntities, type EntityType, type RootEntity } from './entities.ts';
 import { documentHash } from './row.ts';
 import type { RowChanges } from './row-writer.ts';
@@ -22,7 +23,8 @@ const GEO_KEYS_ERROR = 16755;
 /**
  * Rebuilds every nested document the row changes reach, and only those: the roots whose own row changed,
  * and every document that embeds a touched entity (found through its `_deps` list of embedded ids).
- * Services go first, since services at location embed them with their final `last_modified`.
+ * Services go first: services at location are taken from their fresh documents (with the final
+ * `last_modified`).
  */
 export async function materialize(
   db: Db,
@@ -63,7 +65,10 @@ async function rebuild(
   warnings: string[],
 ): Promise<number> {
   const collection = db.collection(documentCollection[root]);
-  const composed = await composeRoots(db, root, ids, populated);
+  const composed =
+    root === 'service_at_location'
+      ? await composeServiceAtLocations(db, ids, populated)
+      : await composeRoots(db, root, ids, populated);
   const stored = new Map<string, Json>();
   for await (const document of collection.find(
     { id: { $in: ids } },
@@ -71,7 +76,6 @@ async function rebuild(
   )) {
     stored.set(document.id as string, document);
   }
-  if (root === 'service_at_location') await useServiceLastModified(db, composed);
 
   const operations: AnyBulkWriteOperation[] = [];
   const documents = new Map<string, Document>();
@@ -129,24 +133,6 @@ async function writeLeavingOutUnindexableGeo(
       retries.push({ replaceOne: { filter: { id }, replacement: withoutGeo, upsert: true } });
     }
     await collection.bulkWrite(retries, { ordered: false });
-  }
-}
-
-/** A service at location shows its service as served: with the service document's `last_modified`. */
-async function useServiceLastModified(db: Db, composed: Map<string, Json>): Promise<void> {
-  const serviceIds = [...composed.values()]
-    .map((document) => (document.service as Json | undefined)?.id)
-    .filter((id): id is string => typeof id === 'string');
-  const lastModified = new Map<string, unknown>();
-  for await (const service of db
-    .collection(documentCollection.service)
-    .find({ id: { $in: serviceIds } }, { projection: { _id: 0, id: 1, last_modified: 1 } })) {
-    lastModified.set(service.id as string, service.last_modified);
-  }
-  for (const document of composed.values()) {
-    const service = document.service as Json | undefined;
-    const value = service && lastModified.get(service.id as string);
-    if (service && value !== undefined) service.last_modified = value;
   }
 }
 

@@ -1,0 +1,19 @@
+/**
+ * Fields a stored document keeps for queries and bookkeeping (`_search`, `_geo`, `_deps`, …); never served.
+ * The ingest writes them, the read protocol leaves them out.
+ */
+export const INTERNAL_FIELDS = [
+  '_id',
+  '_search',
+  '_terms',
+  '_taxonomies',
+  '_geo',
+  '_deps',
+  '_hash',
+  '_modified',
+];
+
+/** The projection that gives a stored document as served: everything but the internal fields. */
+export const fullProjection: Record<string, 0> = Object.fromEntries(
+  INTERNAL_FIELDS.map((field) => [field, 0]),
+);
