@@ -20,10 +20,21 @@ const tooLarge = (limitBytes: number) =>
 export async function* limitedBody(request: IncomingMessage, limitBytes: number): AsyncGenerator<Buffer> {
   if (Number(request.headers['content-length'] ?? 0) > limitBytes) throw tooLarge(limitBytes);
   let received = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    received += chunk.length;
-    if (received > limitBytes) throw tooLarge(limitBytes);
-    yield chunk;
+  try {
+    for await (const chunk of request as AsyncIterable<Buffer>) {
+      received += chunk.length;
+      if (received > limitBytes) throw tooLarge(limitBytes);
+      yield chunk;
+    }
+  } catch (error) {
+    // A client that goes away mid-upload is not a server fault: nothing is imported, nobody is answered.
+    if (
+      !(error instanceof HttpProblem) &&
+      ((error as NodeJS.ErrnoException).code === 'ECONNRESET' || request.destroyed)
+    ) {
+      throw new HttpProblem(400, 'The request body was cut off before its end.');
+    }
+    throw error;
   }
 }
 

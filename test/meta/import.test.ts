@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -176,5 +177,26 @@ describe('POST /import refusals', () => {
     const response = await post(`?${query}`, '[]', 'application/json');
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ code: 400, errors: [{ parameter: query.split('=')[0] }] });
+  });
+});
+
+describe('POST /import cut off mid-upload', () => {
+  it('imports nothing, leaves no spool file, logs no server error and keeps serving', async () => {
+    const before = app.logs.length;
+    const upload = request(`${app.url}/import?wait=true`, {
+      method: 'POST',
+      headers: { ...loader.headers, 'content-type': 'application/x-ndjson', 'transfer-encoding': 'chunked' },
+    });
+    upload.on('error', () => {});
+    upload.write(`${JSON.stringify(service('Never Finished'))}\n{"id": "half`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    upload.destroy();
+    await eventually(async () =>
+      app.logs.slice(before).find((line) => line.msg === 'request' && line.path === '/import'),
+    );
+    const logged = app.logs.slice(before);
+    expect(logged.filter((line) => (line.level as number) >= 50)).toEqual([]);
+    expect(await spooled()).toEqual([]);
+    expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
   });
 });
