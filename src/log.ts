@@ -16,6 +16,14 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     level,
     base: { service: 'hsds-api' },
     timestamp: pino.stdTimeFunctions.isoTime,
+    // `*.code` is redacted (user codes are secrets), which would also hide an error's code: keep that
+    // under another name, since database and system error codes are what an operator needs.
+    serializers: {
+      err: (error: Error & { code?: unknown }) => ({
+        ...pino.stdSerializers.err(error),
+        errorCode: error.code,
+      }),
+    },
     redact: {
       paths: SECRET_KEYS.flatMap((key) => [`req.headers["${key}"]`, `headers["${key}"]`, `*.${key}`]),
       censor: '[redacted]',
