@@ -7,6 +7,8 @@ RUN npm ci --omit=dev && npm cache clean --force
 COPY src ./src
 COPY docs ./docs
 COPY fixtures ./fixtures
+# The import and user CLIs: docker compose exec api npm run import -- … / npm run user -- …
+COPY scripts ./scripts
 USER node
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=3s CMD node -e "fetch('http://127.0.0.1:8080/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
