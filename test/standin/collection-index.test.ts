@@ -37,6 +37,23 @@ describe('index planning', () => {
   });
 });
 
+describe('index planning for search-shaped filters', () => {
+  it('answers $all on a multikey index by intersecting, and looks inside a top-level $and', () => {
+    const c = collection();
+    c.createIndex({ v: 2, key: { words: 1 }, name: 'words_1' });
+    c.createIndex({ v: 2, key: { id: 1 }, name: 'id_1' });
+    c.insert({ _id: 1, id: 'a', words: ['food', 'pantry'] });
+    c.insert({ _id: 2, id: 'b', words: ['food', 'bank'] });
+    c.insert({ _id: 3, id: 'c', words: ['legal', 'pantry'] });
+    const all = c.candidates({ words: { $all: ['food', 'pantry'] } });
+    expect(all.indexName).toBe('words_1');
+    expect([...all.docs].map((d) => d._id)).toEqual([1]);
+    const and = c.candidates({ $and: [{ words: { $all: ['pantry'] } }, { id: { $in: ['c', 'x'] } }] });
+    expect(and.indexName).toBe('id_1');
+    expect([...and.docs].map((d) => d._id)).toEqual([3]);
+  });
+});
+
 describe('index order', () => {
   it('walks a single-field index in sort order, both directions, missing values first as null', () => {
     const c = collection();

@@ -132,19 +132,7 @@ export class Collection {
    * complete single-field index, only that index's entries, otherwise the whole collection.
    */
   candidates(filter: Document): CandidatePlan {
-    let best: { indexName: string; ids: Set<string> } | null = null;
-    for (const [field, condition] of Object.entries(filter)) {
-      if (field.startsWith('$')) continue;
-      const values = equalityValues(condition);
-      if (!values) continue;
-      const index = [...this.indexes.values()].find(
-        (candidate) => candidate.isComplete && candidate.fields.length === 1 && candidate.fields[0] === field,
-      );
-      if (!index) continue;
-      const ids = new Set<string>();
-      for (const value of values) for (const id of index.lookup(value)) ids.add(id);
-      if (!best || ids.size < best.ids.size) best = { indexName: index.spec.name, ids };
-    }
+    const best = this.narrowest(filter);
     if (!best) return { indexName: null, docs: this.docs.values() };
     const docs: Document[] = [];
     for (const id of best.ids) {
@@ -152,6 +140,42 @@ export class Collection {
       if (doc) docs.push(doc);
     }
     return { indexName: best.indexName, docs };
+  }
+
+  /**
+   * The smallest set of ids an index gives for one of the filter's conditions: top-level fields, and the
+   * clauses of a top-level `$and` (every clause must hold, so any one of them bounds the result).
+   */
+  private narrowest(filter: Document): { indexName: string; ids: Set<string> } | null {
+    let best: { indexName: string; ids: Set<string> } | null = null;
+    const consider = (found: { indexName: string; ids: Set<string> } | null) => {
+      if (found && (!best || found.ids.size < best.ids.size)) best = found;
+    };
+    for (const [field, condition] of Object.entries(filter)) {
+      if (field === '$and' && Array.isArray(condition)) {
+        for (const clause of condition) if (isPlainObject(clause)) consider(this.narrowest(clause));
+        continue;
+      }
+      if (field.startsWith('$')) continue;
+      const index = [...this.indexes.values()].find(
+        (candidate) => candidate.isComplete && candidate.fields.length === 1 && candidate.fields[0] === field,
+      );
+      if (!index) continue;
+      const anyOf = equalityValues(condition);
+      if (anyOf) {
+        const ids = new Set<string>();
+        for (const value of anyOf) for (const id of index.lookup(value)) ids.add(id);
+        consider({ indexName: index.spec.name, ids });
+      }
+      const allOf = allValues(condition);
+      if (allOf) {
+        // A document holding every value is under each value's key: intersect them.
+        const [first, ...rest] = allOf.map((value) => new Set<string>(index.lookup(value)));
+        const ids = new Set([...first!].filter((id) => rest.every((under) => under.has(id))));
+        consider({ indexName: index.spec.name, ids });
+      }
+    }
+    return best;
   }
 
   /**
@@ -207,6 +231,15 @@ export class Collection {
         yield { op: 'createIndex', collection: this.name, spec: index.spec };
     for (const doc of this.docs.values()) yield { op: 'put', collection: this.name, doc };
   }
+}
+
+/** The values of an `$all` condition of plain values (every one must be present), or null. */
+function allValues(condition: unknown): unknown[] | null {
+  if (!isPlainObject(condition) || Object.keys(condition).length !== 1) return null;
+  const operand = condition.$all;
+  if (!Array.isArray(operand) || operand.length === 0 || !operand.every((v) => isIndexableScalar(v)))
+    return null;
+  return operand;
 }
 
 /** The values of an equality condition an index can answer, or null when it cannot. */
