@@ -10,28 +10,20 @@
  * Prints a verdict against the targets but exits 0 whatever the timings (shared machines are noisy); it
  * fails only when the import errors or does not insert every service.
  */
-import { fork } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import type { Db, Document } from 'mongodb';
-import pino from 'pino';
-import { serviceNdjsonChunks } from '../scripts/generator/ndjson-chunks.ts';
-import { Database } from '../src/db/database.ts';
 import { importRecords } from '../src/ingest/import.ts';
 import type { ImportReport } from '../src/ingest/report.ts';
-import { readNdjson } from '../src/ingest/sources/ndjson.ts';
+import { integer, meets, mib, positiveInteger } from './format.ts';
+import { checkReport, generatedRecords } from './generated-services.ts';
 import { sampleMemoryPeaks, type MemoryPeaks } from './memory-peaks.ts';
-import type { StandinProcessMessage } from './standin-process.ts';
+import { benchDatabase, startStandinProcess } from './standin.ts';
 
 const TARGET_SERVICES_PER_SECOND = 5_000;
 /** Largest accepted growth of the importer's peak memory from the small pass to the full one. */
 const TARGET_MEMORY_RATIO = 1.5;
 const SMALL_PASS_FRACTION = 0.2;
 const BASELINE_BATCH = 1_000;
-const MiB = 1024 * 1024;
 
 interface PassResult {
   label: string;
@@ -40,50 +32,6 @@ interface PassResult {
   importer: MemoryPeaks;
   /** Absent for the pass that uses no database. */
   standin?: MemoryPeaks;
-}
-
-interface StandinProcess {
-  uri: string;
-  /** Closes the stand-in, removes its data and gives the stand-in process's memory peaks. */
-  stop(): Promise<MemoryPeaks>;
-}
-
-const generatedRecords = (count: number, seed: number) =>
-  readNdjson(Readable.from(serviceNdjsonChunks(count, seed)), 'generated.ndjson');
-
-async function startStandinProcess(): Promise<StandinProcess> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'bench-import-'));
-  // Inherits this process's node options: the TypeScript loader, and --cpu-prof when profiling.
-  const child = fork(new URL('./standin-process.ts', import.meta.url), [dataDir]);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  // The root cause of whatever failed meanwhile (typically out of memory: it holds every document).
-  const died = () =>
-    new Error(`the stand-in process died (${child.signalCode ?? `exit code ${child.exitCode}`})`);
-  const nextMessage = () =>
-    new Promise<StandinProcessMessage>((resolve, reject) => {
-      child.once('message', resolve);
-      child.once('exit', () => reject(died()));
-    });
-  const ready = await nextMessage();
-  if (!('uri' in ready)) throw new Error(`stand-in process sent ${JSON.stringify(ready)} before its URI`);
-  return {
-    uri: ready.uri,
-    async stop() {
-      try {
-        if (child.exitCode !== null || child.signalCode !== null) throw died();
-        const stopped = nextMessage();
-        // A send fails only when the child is gone, and then its exit rejects `stopped`.
-        child.send('stop', () => {});
-        const message = await stopped;
-        await exited;
-        if (!('peaks' in message))
-          throw new Error(`stand-in process sent ${JSON.stringify(message)} on stopping`);
-        return message.peaks;
-      } finally {
-        await rm(dataDir, { recursive: true, force: true });
-      }
-    },
-  };
 }
 
 /** Runs `work` while sampling this process's memory. */
@@ -101,12 +49,7 @@ async function onFreshDatabase(
   work: (db: Db) => Promise<void>,
 ): Promise<PassResult> {
   const standin = await startStandinProcess();
-  const database = new Database({
-    uri: standin.uri,
-    dbName: 'bench',
-    timeoutMs: 30_000,
-    logger: pino({ level: 'silent' }),
-  });
+  const database = benchDatabase(standin.uri);
   let measured: Awaited<ReturnType<typeof measure>>;
   let standinPeaks: MemoryPeaks;
   try {
@@ -155,36 +98,15 @@ async function insertManyBaseline(count: number, seed: number): Promise<PassResu
   });
 }
 
-/** Throws unless the import inserted every service and rejected nothing. */
-function checkReport(report: ImportReport, count: number): void {
-  if (report.rejected === 0 && report.inserted === count) return;
-  const shown = report.rejections.slice(0, 5).map((rejection) => `  ${JSON.stringify(rejection)}`);
-  throw new Error(
-    [`import of ${count} services: ${report.inserted} inserted, ${report.rejected} rejected`, ...shown].join(
-      '\n',
-    ),
-  );
-}
-
-const integer = (value: number) => Math.round(value).toLocaleString('en-US');
-const mib = (bytes: number) => `${integer(bytes / MiB)} MiB`;
 const peaks = (memory: MemoryPeaks | undefined) =>
   memory ? `${mib(memory.rssBytes).padStart(9)} ${mib(memory.heapUsedBytes).padStart(9)}` : ' '.repeat(19);
 const rate = (pass: PassResult) => pass.services / pass.seconds;
-const meets = (met: boolean) => (met ? 'met' : 'NOT met');
 
 function printPass(pass: PassResult): void {
   console.log(
     `${pass.label.padEnd(38)} ${integer(pass.services).padStart(8)} ${pass.seconds.toFixed(2).padStart(8)} s` +
       ` ${integer(rate(pass)).padStart(8)}/s   ${peaks(pass.importer)}   ${peaks(pass.standin)}`,
   );
-}
-
-function positiveInteger(value: string, name: string): number {
-  const parsed = Number(value);
-  if (!Number.isSafeInteger(parsed) || parsed < 1)
-    throw new Error(`--${name} must be a positive integer, got ${value}`);
-  return parsed;
 }
 
 const { values } = parseArgs({

@@ -1,25 +1,33 @@
-export interface MemoryPeaks {
+export interface MemoryUse {
   rssBytes: number;
   heapUsedBytes: number;
 }
 
-const SAMPLE_INTERVAL_MS = 250;
+/** The highest RSS and heap sampled over a stretch (not necessarily at the same moment). */
+export type MemoryPeaks = MemoryUse;
+
+const DEFAULT_SAMPLE_INTERVAL_MS = 250;
+
+export function memoryUse(): MemoryUse {
+  const { rss, heapUsed } = process.memoryUsage();
+  return { rssBytes: rss, heapUsedBytes: heapUsed };
+}
 
 /**
- * Samples this process's memory every 250 ms until stopped and gives the highest values seen. A sample
- * can only be taken between tasks, so a peak inside a long synchronous stretch may be missed; the last
- * sample is taken on stopping.
+ * Samples this process's memory every `intervalMs` until stopped and gives the highest values seen. A
+ * sample can only be taken between tasks, so a peak inside a long synchronous stretch may be missed; the
+ * last sample is taken on stopping.
  */
-export function sampleMemoryPeaks(): { stop(): MemoryPeaks } {
+export function sampleMemoryPeaks(intervalMs = DEFAULT_SAMPLE_INTERVAL_MS): { stop(): MemoryPeaks } {
   const peaks: MemoryPeaks = { rssBytes: 0, heapUsedBytes: 0 };
   const sample = () => {
-    const { rss, heapUsed } = process.memoryUsage();
-    peaks.rssBytes = Math.max(peaks.rssBytes, rss);
-    peaks.heapUsedBytes = Math.max(peaks.heapUsedBytes, heapUsed);
+    const now = memoryUse();
+    peaks.rssBytes = Math.max(peaks.rssBytes, now.rssBytes);
+    peaks.heapUsedBytes = Math.max(peaks.heapUsedBytes, now.heapUsedBytes);
   };
   sample();
   // Unreferenced: sampling alone must not keep the process alive.
-  const timer = setInterval(sample, SAMPLE_INTERVAL_MS).unref();
+  const timer = setInterval(sample, intervalMs).unref();
   return {
     stop() {
       clearInterval(timer);

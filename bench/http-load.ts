@@ -1,0 +1,143 @@
+/**
+ * A small HTTP load client for the read bench: node:http with keep-alive (no load tool is installed), every
+ * loop bounded in requests and seconds, every request in idle time. Requests carry no Accept-Encoding, so
+ * the app and the bare server both send their bytes uncompressed.
+ */
+import { Agent, request } from 'node:http';
+
+/**
+ * A request whose socket stays silent this long fails (and with it the bench): nothing waits forever. Long,
+ * because a list page on the stand-in can queue behind a dozen others that each take a second or more.
+ */
+const IDLE_TIMEOUT_MS = 120_000;
+
+export interface FetchedResponse {
+  contentType: string;
+  body: Buffer;
+}
+
+export interface LoadOptions {
+  origin: string;
+  /** The path of each next request (a random one). */
+  nextPath: () => string;
+  concurrency: number;
+  maxRequests: number;
+  maxSeconds: number;
+}
+
+export interface LoadResult {
+  requests: number;
+  seconds: number;
+  bytes: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+export interface StreamResult {
+  bytes: number;
+  seconds: number;
+}
+
+/** GETs `url`, handing the body's chunks to `onChunk`; fails unless the status is 200. */
+function get(url: URL, agent: Agent | false, onChunk: (chunk: Buffer) => void): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const sent = request(url, { agent, timeout: IDLE_TIMEOUT_MS }, (response) => {
+      if (response.statusCode !== 200) {
+        response.resume();
+        reject(new Error(`GET ${url.pathname}${url.search}: status ${response.statusCode}`));
+        return;
+      }
+      response.on('data', onChunk);
+      response.once('end', () => resolve(response.headers['content-type'] ?? 'application/octet-stream'));
+      response.once('error', reject);
+    });
+    sent.once('timeout', () =>
+      sent.destroy(new Error(`GET ${url.pathname}${url.search}: no answer in time`)),
+    );
+    sent.once('error', reject);
+    sent.end();
+  });
+}
+
+/** Fetches every path from `origin` into memory, `concurrency` at a time. */
+export async function fetchAll(
+  origin: string,
+  paths: readonly string[],
+  concurrency: number,
+): Promise<Map<string, FetchedResponse>> {
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+  const fetched = new Map<string, FetchedResponse>();
+  let next = 0;
+  const worker = async () => {
+    while (next < paths.length) {
+      const path = paths[next++]!;
+      const chunks: Buffer[] = [];
+      const contentType = await get(new URL(path, origin), agent, (chunk) => chunks.push(chunk));
+      fetched.set(path, { contentType, body: Buffer.concat(chunks) });
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: concurrency }, worker));
+  } finally {
+    agent.destroy();
+  }
+  return fetched;
+}
+
+/** Reads the whole body of `path` on a connection of its own, counting its bytes. */
+export async function streamBody(origin: string, path: string): Promise<StreamResult> {
+  let bytes = 0;
+  const started = performance.now();
+  await get(new URL(path, origin), false, (chunk) => (bytes += chunk.length));
+  return { bytes, seconds: (performance.now() - started) / 1000 };
+}
+
+/**
+ * Keeps `concurrency` requests in flight on as many keep-alive connections until `maxRequests` are sent
+ * or `maxSeconds` have passed, and gives the rate and latencies of those answered.
+ */
+export async function runLoad({
+  origin,
+  nextPath,
+  concurrency,
+  maxRequests,
+  maxSeconds,
+}: LoadOptions): Promise<LoadResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+  const latenciesMs: number[] = [];
+  let sent = 0;
+  let bytes = 0;
+  let failed = false;
+  const started = performance.now();
+  const deadline = started + maxSeconds * 1000;
+  const worker = async () => {
+    while (!failed && sent < maxRequests && performance.now() < deadline) {
+      sent += 1;
+      const requested = performance.now();
+      try {
+        await get(new URL(nextPath(), origin), agent, (chunk) => (bytes += chunk.length));
+      } catch (error) {
+        // The other workers stop too rather than run on to their bounds.
+        failed = true;
+        throw error;
+      }
+      latenciesMs.push(performance.now() - requested);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: concurrency }, worker));
+  } finally {
+    agent.destroy();
+  }
+  const sorted = Float64Array.from(latenciesMs).sort();
+  // Nearest rank: the smallest latency that at least that fraction of the requests did not exceed.
+  const percentile = (fraction: number) =>
+    sorted[Math.max(0, Math.ceil(fraction * sorted.length) - 1)] ?? NaN;
+  return {
+    requests: sorted.length,
+    seconds: (performance.now() - started) / 1000,
+    bytes,
+    p50Ms: percentile(0.5),
+    p99Ms: percentile(0.99),
+  };
+}
