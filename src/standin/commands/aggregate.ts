@@ -50,13 +50,26 @@ function pipelineInput(
   }
   if (first && '$match' in first && isPlainObject(first.$match)) {
     const matches = database.compileFilter(first.$match);
+    const rest = pipeline.slice(1);
+    const copy = readsOnly(rest) ? (doc: Document) => doc : cloneDocument;
     const docs: Document[] = [];
-    for (const doc of collection.candidates(first.$match).docs)
-      if (matches(doc)) docs.push(cloneDocument(doc));
-    return { docs, rest: pipeline.slice(1) };
+    for (const doc of collection.candidates(first.$match).docs) if (matches(doc)) docs.push(copy(doc));
+    return { docs, rest };
   }
-  return { docs: [...collection.all()].map(cloneDocument), rest: pipeline };
+  const copy = readsOnly(pipeline) ? (doc: Document) => doc : cloneDocument;
+  return { docs: [...collection.all()].map(copy), rest: pipeline };
 }
+
+/** Stages that only select, order or summarize their input documents, never change them. */
+const READ_ONLY_STAGES = new Set(['$match', '$skip', '$limit', '$sort', '$count', '$group', '$sortByCount']);
+
+/**
+ * Whether a pipeline leaves its input documents as they are, so the stored documents can be given to it
+ * without a copy: `countDocuments` (a `$match` and a `$group`) over many large documents would otherwise
+ * copy every one of them to count them.
+ */
+const readsOnly = (pipeline: Document[]) =>
+  pipeline.every((stage) => Object.keys(stage).every((name) => READ_ONLY_STAGES.has(name)));
 
 export const aggregate: DatabaseCommand = {
   names: ['aggregate'],
