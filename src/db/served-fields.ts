@@ -11,6 +11,8 @@ export const INTERNAL_FIELDS = [
   '_deps',
   '_hash',
   '_modified',
+  '_json',
+  '_etag',
 ];
 
 /** The projection that gives a stored document as served: everything but the internal fields. */

@@ -1,18 +1,6 @@
 import { fullProjection } from '../db/served-fields.ts';
 import { relations, type EntityType } from '../ingest/entities.ts';
 
-/** Fields a stored document keeps for queries and bookkeeping; never served. */
-export const INTERNAL_FIELDS = [
-  '_id',
-  '_search',
-  '_terms',
-  '_taxonomies',
-  '_geo',
-  '_deps',
-  '_hash',
-  '_modified',
-];
-
 /** Which nested entities a list item keeps (themselves cut to one-to-one fields), by field. */
 type Kept = { [field: string]: Kept };
 

@@ -13,8 +13,23 @@ import { fullProjection } from '../db/served-fields.ts';
 export function recordHandler(endpoint: Endpoint, { db }: QueryContext) {
   return async (ctx: Context) => {
     const id = (ctx.params as { id: string }).id;
-    const record = await db.collection(endpoint.collection).findOne({ id }, { projection: fullProjection });
-    if (!record) throw new HttpProblem(404, `No ${endpoint.entity.replace(/_/g, ' ')} with id '${id}'.`);
+    const collection = db.collection(endpoint.collection);
+    const missing = () => new HttpProblem(404, `No ${endpoint.entity.replace(/_/g, ' ')} with id '${id}'.`);
+    if (endpoint.entity !== 'organization') {
+      // The record as serialized at import: one indexed read, no decoding of the nested document.
+      const stored = await collection.findOne({ id }, { projection: SERVED_FORM });
+      if (!stored) throw missing();
+      if (typeof stored._json === 'string' && typeof stored._etag === 'string') {
+        const modified = lastModifiedOf(stored);
+        if (modified) ctx.lastModified = modified;
+        ctx.state.entityTag = stored._etag;
+        ctx.type = 'application/json';
+        ctx.body = stored._json;
+        return;
+      }
+    }
+    const record = await collection.findOne({ id }, { projection: fullProjection });
+    if (!record) throw missing();
     if (endpoint.entity === 'organization') {
       const { full_service: full } = parseListParameters(['full_service'], ctx.query, undefined);
       await attachServices(db, [record], full);
@@ -24,6 +39,8 @@ export function recordHandler(endpoint: Endpoint, { db }: QueryContext) {
     ctx.body = record;
   };
 }
+
+const SERVED_FORM = { _id: 0, _json: 1, _etag: 1, last_modified: 1, 'service.last_modified': 1 };
 
 function lastModifiedOf(record: Document): Date | undefined {
   const value = record.last_modified ?? record.service?.last_modified;

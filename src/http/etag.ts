@@ -1,19 +1,30 @@
-import { createHash } from 'node:crypto';
 import type { Middleware } from 'koa';
+import { entityTag } from './entity-tag.ts';
+
+declare module 'koa' {
+  interface DefaultState {
+    /** Set by a handler whose body is already serialized JSON with a known tag (stored with the record). */
+    entityTag?: string;
+  }
+}
 
 /**
- * Serializes JSON bodies once, gives every 200 a strong ETag (a digest of the exact bytes) and the
- * configured Cache-Control, and answers a matching If-None-Match with 304. Streamed bodies (NDJSON) are
+ * Serializes JSON bodies once (unless the handler sends JSON serialized at import, with its tag), gives
+ * every 200 a strong ETag (a digest of the exact bytes) and the configured Cache-Control, and answers a matching If-None-Match with 304. Streamed bodies (NDJSON) are
  * left alone: their bytes are not known before they are sent.
  */
 export function etag(cacheControl: string): Middleware {
   return async (ctx, next) => {
     await next();
-    if (ctx.status !== 200 || !isJsonValue(ctx.body)) return;
-    const bytes = Buffer.from(JSON.stringify(ctx.body));
-    ctx.body = bytes;
+    if (ctx.status !== 200) return;
+    let tag = ctx.state.entityTag;
+    if (tag === undefined) {
+      if (!isJsonValue(ctx.body)) return;
+      const bytes = Buffer.from(JSON.stringify(ctx.body));
+      ctx.body = bytes;
+      tag = entityTag(bytes);
+    }
     ctx.type = 'application/json';
-    const tag = `"${createHash('sha1').update(bytes).digest('base64url')}"`;
     ctx.set('ETag', tag);
     ctx.set('Cache-Control', cacheControl);
     if ((ctx.method === 'GET' || ctx.method === 'HEAD') && matches(ctx.get('If-None-Match'), tag)) {

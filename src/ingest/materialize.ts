@@ -5,6 +5,7 @@ import { composeRoots, populatedEntities } from './compose.ts';
 import { deriveFields } from './derived-fields.ts';
 import { composeServiceAtLocations } from './service-at-location-documents.ts';
 import { rootEntities, type EntityType, type RootEntity } from './entities.ts';
+import { entityTag } from '../http/entity-tag.ts';
 import { documentHash } from './row.ts';
 import type { RowChanges } from './row-writer.ts';
 
@@ -96,7 +97,13 @@ async function rebuild(
     }
     const { fields, warnings: found } = deriveFields(root, document);
     warnings.push(...found);
-    const full = { ...document, ...fields, _deps: embeddedIds(document), _hash: hash };
+    const full = {
+      ...document,
+      ...fields,
+      _deps: embeddedIds(document),
+      _hash: hash,
+      ...servedForm(root, document),
+    };
     documents.set(id, full);
     operations.push({ replaceOne: { filter: { id }, replacement: full, upsert: true } });
   }
@@ -134,6 +141,16 @@ async function writeLeavingOutUnindexableGeo(
     }
     await collection.bulkWrite(retries, { ordered: false });
   }
+}
+
+/**
+ * The record exactly as `GET /{resource}/{id}` serves it, serialized once here rather than on every read,
+ * with its strong ETag. Organizations are left out: their `services` are joined when they are read.
+ */
+function servedForm(root: RootEntity, document: Json): { _json?: string; _etag?: string } {
+  if (root === 'organization') return {};
+  const json = JSON.stringify(document);
+  return { _json: json, _etag: entityTag(json) };
 }
 
 /** Every id inside a document: a change to any of those entities must rebuild it. */
