@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { Document, FindCursor, AggregationCursor } from 'mongodb';
-import { sendJsonArray, sendNdjson } from '../http/ndjson.ts';
+import { SerializedJson, sendJsonArray, sendNdjson } from '../http/ndjson.ts';
 import { pageHeader } from '../http/paging.ts';
 import type { Endpoint, ListQuery, QueryContext } from './endpoints.ts';
 import { parseListParameters } from './list-params.ts';
@@ -37,6 +37,10 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
     const fullServices = parameters.full_service === true;
 
     if (parameters.format === 'ndjson') {
+      if (parameters.full === true && endpoint.entity !== 'organization') {
+        const cursor = open(context, endpoint, query, SERVED_FORM);
+        return sendNdjson(ctx, servedRecords(context, endpoint, cursor));
+      }
       const cursor = open(context, endpoint, query, projection);
       return sendNdjson(ctx, joinServices ? withServices(context.db, cursor, fullServices) : cursor);
     }
@@ -79,9 +83,28 @@ function open(
     },
     { $skip: skip },
     ...(limit > 0 ? [{ $limit: limit }] : []),
-    { $project: { ...projection, _distance: 0 } },
+    // An inclusion projection leaves the distance out by itself; an exclusion one must name it.
+    { $project: Object.values(projection).includes(1) ? projection : { ...projection, _distance: 0 } },
   ];
   return collection.aggregate(pipeline);
+}
+
+/** Only the record as serialized at import (organizations have none: their services are joined). */
+const SERVED_FORM = { _id: 0, id: 1, _json: 1 };
+
+/**
+ * Full records for a stream, as serialized at import: no decoding of nested documents, no serializing.
+ * A document stored before that form existed is read whole instead.
+ */
+async function* servedRecords(context: QueryContext, endpoint: Endpoint, cursor: AsyncIterable<Document>) {
+  for await (const document of cursor) {
+    if (typeof document._json === 'string') yield new SerializedJson(document._json);
+    else {
+      yield await context.db
+        .collection(endpoint.collection)
+        .findOne({ id: document.id }, { projection: fullProjection });
+    }
+  }
 }
 
 async function* mapped(cursor: AsyncIterable<Document>, map: (document: Document) => unknown) {

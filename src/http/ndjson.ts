@@ -1,6 +1,13 @@
 import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 
+/** JSON already serialized (a record stored in its served form): written as it is. */
+export class SerializedJson {
+  constructor(readonly text: string) {}
+}
+
+const render = (item: unknown) => (item instanceof SerializedJson ? item.text : JSON.stringify(item));
+
 /** Lines are sent in chunks of about this many bytes: fewer, larger writes without holding much. */
 const CHUNK_BYTES = 64 * 1024;
 
@@ -11,7 +18,7 @@ const CHUNK_BYTES = 64 * 1024;
  */
 export function sendNdjson(ctx: Context, items: AsyncIterable<unknown>): void {
   ctx.type = 'application/x-ndjson';
-  ctx.body = Readable.from(chunks(items, (item) => `${JSON.stringify(item)}\n`));
+  ctx.body = Readable.from(chunks(items, (item) => `${render(item)}\n`));
 }
 
 /** Streams items as one JSON array, for the `minimal` listing the spec wants in a single response. */
@@ -24,7 +31,7 @@ async function* jsonArray(items: AsyncIterable<unknown>): AsyncGenerator<string>
   let first = true;
   yield '[';
   yield* chunks(items, (item) => {
-    const text = `${first ? '' : ','}${JSON.stringify(item)}`;
+    const text = `${first ? '' : ','}${render(item)}`;
     first = false;
     return text;
   });

@@ -247,3 +247,17 @@ describe('postcode and proximity', () => {
     );
   });
 });
+
+describe('records stored before their served form existed', () => {
+  it('are still served whole, singly and in full streams', async () => {
+    const before = await getJson<Record<string, unknown>>(`/services/${SERVICE}`);
+    await app.database.db
+      .collection('services')
+      .updateOne({ id: SERVICE }, { $unset: { _json: '', _etag: '' } });
+    expect(await getJson<Record<string, unknown>>(`/services/${SERVICE}`)).toEqual(before);
+    const lines = (await (await fetch(`${app.url}/services?format=ndjson&full=true`)).text())
+      .trim()
+      .split('\n');
+    expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toContainEqual(before);
+  });
+});
