@@ -12,6 +12,7 @@ export const INTERNAL_FIELDS = [
   '_hash',
   '_modified',
   '_json',
+  '_item',
   '_etag',
 ];
 

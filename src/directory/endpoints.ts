@@ -5,7 +5,7 @@ import type { RootEntity } from '../ingest/entities.ts';
 import { and, organizationClassification, searchClause, sharedFilter } from './list-filters.ts';
 import type { ParameterName } from './list-params.ts';
 import { postcodeQuery, type NearPoint } from './postcode-query.ts';
-import { listProjections } from './projections.ts';
+import { listProjections } from '../db/served-shapes.ts';
 
 export interface QueryContext {
   db: Db;

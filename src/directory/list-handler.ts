@@ -1,7 +1,8 @@
 import type { Context } from 'koa';
 import type { Document, FindCursor, AggregationCursor } from 'mongodb';
 import { SerializedJson, sendJsonArray, sendNdjson } from '../http/ndjson.ts';
-import { pageHeader } from '../http/paging.ts';
+import { entityTag } from '../http/entity-tag.ts';
+import { pageHeader, type PageHeader } from '../http/paging.ts';
 import type { Endpoint, ListQuery, QueryContext } from './endpoints.ts';
 import { parseListParameters } from './list-params.ts';
 import { attachServices, withServices } from './organization-services.ts';
@@ -33,28 +34,91 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
       );
     }
     const projection = parameters.full === true ? fullProjection : endpoint.listProjection;
-    const joinServices = endpoint.entity === 'organization' && parameters.full === true;
-    const fullServices = parameters.full_service === true;
-
-    if (parameters.format === 'ndjson') {
-      if (parameters.full === true && endpoint.entity !== 'organization') {
-        const cursor = open(context, endpoint, query, SERVED_FORM);
-        return sendNdjson(ctx, servedRecords(context, endpoint, cursor));
-      }
-      const cursor = open(context, endpoint, query, projection);
-      return sendNdjson(ctx, joinServices ? withServices(context.db, cursor, fullServices) : cursor);
-    }
     const page = parameters.page as number;
     const perPage = parameters.per_page as number;
-    const [total, contents] = await Promise.all([
+    const count = () =>
       collection.countDocuments(
         query.near ? { $and: [query.filter, withinCircle(query.near)] } : query.filter,
+      );
+
+    // Organizations in full have their services joined at read time: no stored form to send.
+    if (endpoint.entity === 'organization' && parameters.full === true) {
+      const fullServices = parameters.full_service === true;
+      if (parameters.format === 'ndjson') {
+        return sendNdjson(
+          ctx,
+          withServices(context.db, open(context, endpoint, query, projection), fullServices),
+        );
+      }
+      const [total, contents] = await Promise.all([
+        count(),
+        open(context, endpoint, query, projection, (page - 1) * perPage, perPage).toArray(),
+      ]);
+      await attachServices(context.db, contents, fullServices);
+      ctx.body = { ...pageHeader(total, page, perPage, contents.length), contents };
+      return;
+    }
+    const form: StoredForm =
+      parameters.full === true ? { field: '_json', projection } : { field: '_item', projection };
+    const served = { _id: 0, id: 1, [form.field]: 1 };
+    if (parameters.format === 'ndjson') {
+      return sendNdjson(ctx, storedForms(context, endpoint, form, open(context, endpoint, query, served)));
+    }
+    const [total, items] = await Promise.all([
+      count(),
+      collect(
+        storedForms(
+          context,
+          endpoint,
+          form,
+          open(context, endpoint, query, served, (page - 1) * perPage, perPage),
+        ),
       ),
-      open(context, endpoint, query, projection, (page - 1) * perPage, perPage).toArray(),
     ]);
-    if (joinServices) await attachServices(context.db, contents, fullServices);
-    ctx.body = { ...pageHeader(total, page, perPage, contents.length), contents };
+    sendPage(ctx, pageHeader(total, page, perPage, items.length), items);
   };
+}
+
+/** A serialized form stored with each record (`_json` whole, `_item` as a list item), and the projection that gives it otherwise. */
+interface StoredForm {
+  field: '_json' | '_item';
+  projection: Document;
+}
+
+/**
+ * Records in the form asked for, as serialized at import: no decoding of nested documents and no
+ * serializing per read. A document stored before those forms existed is read with the projection instead.
+ */
+async function* storedForms(
+  context: QueryContext,
+  endpoint: Endpoint,
+  form: StoredForm,
+  cursor: AsyncIterable<Document>,
+): AsyncGenerator<SerializedJson> {
+  for await (const document of cursor) {
+    const text = document[form.field];
+    if (typeof text === 'string') yield new SerializedJson(text);
+    else {
+      const record = await context.db
+        .collection(endpoint.collection)
+        .findOne({ id: document.id }, { projection: form.projection });
+      yield new SerializedJson(JSON.stringify(record));
+    }
+  }
+}
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
+}
+
+/** A page whose items are already serialized: the body is assembled as text, and its ETag taken from it. */
+function sendPage(ctx: Context, header: PageHeader, items: SerializedJson[]): void {
+  const body = `${JSON.stringify(header).slice(0, -1)},"contents":[${items.map((item) => item.text).join(',')}]}`;
+  ctx.state.entityTag = entityTag(body);
+  ctx.type = 'application/json';
+  ctx.body = body;
 }
 
 function open(
@@ -87,24 +151,6 @@ function open(
     { $project: Object.values(projection).includes(1) ? projection : { ...projection, _distance: 0 } },
   ];
   return collection.aggregate(pipeline);
-}
-
-/** Only the record as serialized at import (organizations have none: their services are joined). */
-const SERVED_FORM = { _id: 0, id: 1, _json: 1 };
-
-/**
- * Full records for a stream, as serialized at import: no decoding of nested documents, no serializing.
- * A document stored before that form existed is read whole instead.
- */
-async function* servedRecords(context: QueryContext, endpoint: Endpoint, cursor: AsyncIterable<Document>) {
-  for await (const document of cursor) {
-    if (typeof document._json === 'string') yield new SerializedJson(document._json);
-    else {
-      yield await context.db
-        .collection(endpoint.collection)
-        .findOne({ id: document.id }, { projection: fullProjection });
-    }
-  }
 }
 
 async function* mapped(cursor: AsyncIterable<Document>, map: (document: Document) => unknown) {

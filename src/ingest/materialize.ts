@@ -5,6 +5,7 @@ import { composeRoots, populatedEntities } from './compose.ts';
 import { deriveFields } from './derived-fields.ts';
 import { composeServiceAtLocations } from './service-at-location-documents.ts';
 import { rootEntities, type EntityType, type RootEntity } from './entities.ts';
+import { listItemOf, listProjections } from '../db/served-shapes.ts';
 import { entityTag } from '../http/entity-tag.ts';
 import { documentHash } from './row.ts';
 import type { RowChanges } from './row-writer.ts';
@@ -144,13 +145,15 @@ async function writeLeavingOutUnindexableGeo(
 }
 
 /**
- * The record exactly as `GET /{resource}/{id}` serves it, serialized once here rather than on every read,
- * with its strong ETag. Organizations are left out: their `services` are joined when they are read.
+ * The record exactly as `GET /{resource}/{id}` serves it, and as a list item, serialized once here rather
+ * than on every read, with the record's strong ETag. Organizations have no stored whole form: their
+ * `services` are joined when they are read.
  */
-function servedForm(root: RootEntity, document: Json): { _json?: string; _etag?: string } {
-  if (root === 'organization') return {};
+function servedForm(root: RootEntity, document: Json): { _json?: string; _etag?: string; _item: string } {
+  const _item = JSON.stringify(listItemOf(listProjections[root], document));
+  if (root === 'organization') return { _item };
   const json = JSON.stringify(document);
-  return { _json: json, _etag: entityTag(json) };
+  return { _json: json, _etag: entityTag(json), _item };
 }
 
 /** Every id inside a document: a change to any of those entities must rebuild it. */

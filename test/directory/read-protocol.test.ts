@@ -249,7 +249,7 @@ describe('postcode and proximity', () => {
 });
 
 describe('records stored before their served form existed', () => {
-  it('are still served whole, singly and in full streams', async () => {
+  it('are still served whole, singly, in lists and in full streams', async () => {
     const before = await getJson<Record<string, unknown>>(`/services/${SERVICE}`);
     await app.database.db
       .collection('services')
