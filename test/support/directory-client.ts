@@ -3,20 +3,14 @@
  * small helpers for lists, pages, NDJSON and problem details.
  */
 import { expect } from 'vitest';
+import type { PageHeader } from '../../src/http/paging.ts';
 import { seedSampleData } from '../../src/ingest/seed.ts';
 import { createLogger } from '../../src/log.ts';
 import { startTestApp, type TestApp } from './app.ts';
 
 export type Item = Record<string, unknown>;
 
-export interface ListPage {
-  total_items: number;
-  total_pages: number;
-  page_number: number;
-  size: number;
-  first_page: boolean;
-  last_page: boolean;
-  empty: boolean;
+export interface ListPage extends PageHeader {
   contents: Item[];
 }
 
