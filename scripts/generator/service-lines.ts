@@ -1,6 +1,6 @@
 import type { Location, OrganizationProfile, ServiceStatus } from '../hsds/types.ts';
 import type { NewId } from '../hsds/uuid.ts';
-import { fictionalNumber, type ContactInput } from '../records/contact-points.ts';
+import { fictionalNumber, staffContact, type ContactInput } from '../records/contact-points.ts';
 import { siteLocation } from '../records/locations.ts';
 import { metadataRecords } from '../records/metadata.ts';
 import { organizationProfile } from '../records/organizations.ts';
@@ -98,20 +98,8 @@ export class ServiceGenerator {
     role: { title: string; department: string },
   ): ContactInput {
     const name = personName(this.random.int(400));
-    return {
-      key,
-      name,
-      title: role.title,
-      department: role.department,
-      email: `${slug(name).replace('-', '.')}@${domain}.example.org`,
-      phone: {
-        key: 'direct',
-        number: this.phoneNumber(city),
-        extension: 100 + this.random.int(900),
-        type: 'voice',
-        description: 'Direct line.',
-      },
-    };
+    const number = this.phoneNumber(city);
+    return staffContact(key, name, role, domain, { number, extension: 100 + this.random.int(900) });
   }
 
   private site(vocabulary: CityVocabulary): Site {

@@ -1,6 +1,7 @@
 import type { Contact, Language, Phone } from '../hsds/types.ts';
 import type { NewId } from '../hsds/uuid.ts';
 import { languageName } from '../sample/languages.ts';
+import { slug } from './text.ts';
 
 export function languageRecords(codes: string[], newId: NewId, note?: string): Language[] {
   return codes.map((code) => ({
@@ -56,4 +57,22 @@ export function contactRecord(input: ContactInput, newId: NewId): Contact {
 /** A number in the 555-0100 to 555-0199 block, which is reserved for fiction in every area code. */
 export function fictionalNumber(areaCode: string, line: number): string {
   return `+1 ${areaCode}-555-${String(100 + (line % 100)).padStart(4, '0')}`;
+}
+
+/** A named person at an organization, with a direct line: how both the fixtures and the generator staff them. */
+export function staffContact(
+  key: string,
+  name: string,
+  role: { title: string; department: string },
+  domain: string,
+  direct: { number: string; extension: number },
+): ContactInput {
+  return {
+    key,
+    name,
+    title: role.title,
+    department: role.department,
+    email: `${slug(name).replace('-', '.')}@${domain}.example.org`,
+    phone: { key: 'direct', ...direct, type: 'voice', description: 'Direct line.' },
+  };
 }
