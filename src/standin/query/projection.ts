@@ -30,7 +30,39 @@ export function compileProjection(projection: unknown, options: Partial<Options>
       return out;
     };
   }
-  return mingoProjector(projection, options);
+  return topLevelProjector(projection) ?? mingoProjector(projection, options);
+}
+
+const isInclusion = (spec: unknown): boolean => spec === true || (typeof spec === 'number' && spec !== 0);
+
+/**
+ * The common projections, of whole top-level fields only (`{_id: 0, id: 1, name: 1}`, `{_hash: 0}`),
+ * applied directly: running mingo per document costs more than the query. Output keeps the document's
+ * field order, as MongoDB does, with `_id` included unless excluded.
+ */
+function topLevelProjector(projection: Document): Projector | undefined {
+  const fields = Object.entries(projection);
+  if (
+    fields.some(
+      ([path, spec]) =>
+        path.includes('.') || path.startsWith('$') || !(isInclusion(spec) || isExclusion(spec)),
+    )
+  ) {
+    return undefined;
+  }
+  const others = fields.filter(([path]) => path !== '_id');
+  const including = others.some(([, spec]) => isInclusion(spec));
+  if (including && others.some(([, spec]) => isExclusion(spec))) return undefined; // mingo reports the error
+  const listed = new Set(others.map(([path]) => path));
+  const keepId = projection._id === undefined ? true : isInclusion(projection._id);
+  return (doc) => {
+    const out: Document = {};
+    for (const [key, value] of Object.entries(doc)) {
+      const keep = key === '_id' ? keepId : including ? listed.has(key) : !listed.has(key);
+      if (keep) out[key] = value;
+    }
+    return out;
+  };
 }
 
 function mingoProjector(projection: Document, options: Partial<Options>): Projector | undefined {
