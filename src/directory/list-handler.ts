@@ -36,10 +36,12 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
     const projection = parameters.full === true ? fullProjection : endpoint.listProjection;
     const page = parameters.page as number;
     const perPage = parameters.per_page as number;
+    const countFilter = query.near ? { $and: [query.filter, withinCircle(query.near)] } : query.filter;
+    // An unfiltered list counts from the collection's metadata rather than by reading every document.
     const count = () =>
-      collection.countDocuments(
-        query.near ? { $and: [query.filter, withinCircle(query.near)] } : query.filter,
-      );
+      Object.keys(countFilter).length === 0
+        ? collection.estimatedDocumentCount()
+        : collection.countDocuments(countFilter);
 
     // Organizations in full have their services joined at read time: no stored form to send.
     if (endpoint.entity === 'organization' && parameters.full === true) {
