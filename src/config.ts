@@ -50,6 +50,11 @@ const EnvironmentSchema = z.object({
     .int()
     .min(0)
     .default(16 * 1024),
+  HSDS_IMPORT_JSON_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(32 * 1024 * 1024),
   HSDS_IMPORT_BODY_LIMIT_BYTES: z.coerce
     .number()
     .int()
@@ -88,6 +93,7 @@ function toConfig(env: z.infer<typeof EnvironmentSchema>) {
     metaLogReads: env.HSDS_META_LOG_READS,
     metaBodyLimitBytes: env.HSDS_META_BODY_LIMIT_BYTES,
     importBodyLimitBytes: env.HSDS_IMPORT_BODY_LIMIT_BYTES,
+    importJsonLimitBytes: env.HSDS_IMPORT_JSON_LIMIT_BYTES,
     logLevel: env.LOG_LEVEL,
   };
 }

@@ -38,11 +38,13 @@ export async function authenticateCaller(
       headers: { 'Retry-After': String(wait) },
     });
   }
-  const user = credentials && (await authenticate(db, credentials));
-  if (!user) {
-    if (credentials) attempts.recordFailure(client);
-    throw new HttpProblem(403, NO_ACCESS);
-  }
+  if (!credentials) throw new HttpProblem(403, NO_ACCESS);
+  // Counted as failed before the (slow) check, so that parallel guesses see each other; a success then
+  // takes back its own count, and only its own.
+  attempts.recordFailure(client);
+  const user = await authenticate(db, credentials);
+  if (!user) throw new HttpProblem(403, NO_ACCESS);
+  attempts.withdrawFailure(client);
   return user;
 }
 

@@ -28,6 +28,12 @@ export class FailedAttempts {
     if (this.failures.size > 100_000) this.forgetExpired();
   }
 
+  /** Takes back one failure recorded for an attempt that then succeeded. */
+  withdrawFailure(client: string): void {
+    const entry = this.current(client);
+    if (entry) entry.count = Math.max(0, entry.count - 1);
+  }
+
   private current(client: string) {
     const entry = this.failures.get(client);
     if (entry && this.now() - entry.since >= this.windowMs) {

@@ -48,6 +48,9 @@ interface ReceivedBody {
  * With `wait=true` the answer is the report; otherwise 202 with a Waiting meta entry, completed with the
  * report when the import has run. Imports run one at a time.
  */
+/** Imports waiting or running at once, per process. */
+const MAX_QUEUED_IMPORTS = 8;
+
 export function importRoutes({ db, config, logger, attempts }: ProtocolDependencies): Router {
   const queue = new SerialQueue();
   const tracked = new ImportEntries(new MetaEntries(db), logger);
@@ -55,6 +58,12 @@ export function importRoutes({ db, config, logger, attempts }: ProtocolDependenc
 
   router.post('/import', protocolErrors(), requireAccess(db, attempts), async (ctx) => {
     const options = parseQuery(ctx.query);
+    // Each queued import holds its body (in memory for JSON): refuse more rather than run out of memory.
+    if (queue.size >= MAX_QUEUED_IMPORTS) {
+      throw new HttpProblem(503, 'Too many imports are waiting; retry later.', {
+        headers: { 'Retry-After': '30' },
+      });
+    }
     const body = await receiveBody(ctx, config);
     const runImport = () =>
       queue
@@ -93,7 +102,18 @@ async function receiveBody(ctx: Context, config: Config): Promise<ReceivedBody> 
   }
   const type = ctx.request.type.toLowerCase();
   if (JSON_TYPES.has(type)) {
-    const text = (await readBody(ctx.req, config.importBodyLimitBytes)).toString('utf8');
+    const limit = Math.min(config.importBodyLimitBytes, config.importJsonLimitBytes);
+    const text = (
+      await readBody(ctx.req, limit).catch((error: unknown) => {
+        if (error instanceof HttpProblem && error.status === 413) {
+          throw new HttpProblem(
+            413,
+            `A JSON body may be at most ${limit} bytes; send larger loads as NDJSON.`,
+          );
+        }
+        throw error;
+      })
+    ).toString('utf8');
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);

@@ -20,11 +20,18 @@ export type CallDescription = Omit<MetaEntry, 'id' | 'response_body' | 'status'>
  * query, so attacks show; never its code), and the query,
  * headers and parsed body as JSON text cut to `metaBodyLimitBytes`.
  */
+/** What a call refused before authentication keeps of its query: enough to see what was tried. */
+const BRIEF_LIMIT = 512;
+const NOT_RECORDED = '[not recorded for a refused call]';
+
 export function describeCall(ctx: Context, config: Config, at = new Date()): CallDescription {
   const limit = config.metaBodyLimitBytes;
   const appid = ctx.state.caller?.login ?? credentialsOf(ctx)?.login ?? credentialsInQuery(ctx.query)?.login;
   const parsedBody: unknown = ctx.request.body;
   const hasBody = Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
+  // A call refused by access control is recorded briefly: anyone can make those, and they must not be
+  // able to fill the log with their headers and bodies.
+  const brief = ctx.state.caller === undefined && (ctx.status === 403 || ctx.status === 429);
   return {
     timestamp: dayOf(at),
     recorded_at: at.toISOString(),
@@ -32,9 +39,17 @@ export function describeCall(ctx: Context, config: Config, at = new Date()): Cal
     system: config.metaSystem,
     path: ctx.path,
     verb: ctx.method,
-    request_parameters: redactedJson(ctx.query, limit),
-    request_headers: redactedJson(ctx.headers, limit),
-    request_body: parsedBody !== undefined ? redactedJson(parsedBody, limit) : hasBody ? UNPARSED_BODY : '',
+    request_parameters: redactedJson(ctx.query, brief ? BRIEF_LIMIT : limit),
+    request_headers: brief ? NOT_RECORDED : redactedJson(ctx.headers, limit),
+    request_body: brief
+      ? hasBody
+        ? NOT_RECORDED
+        : ''
+      : parsedBody !== undefined
+        ? redactedJson(parsedBody, limit)
+        : hasBody
+          ? UNPARSED_BODY
+          : '',
   };
 }
 

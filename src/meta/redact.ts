@@ -15,14 +15,22 @@ const isSecretKey = (key: string) =>
  * case) replaced by `[redacted]`, at any depth. Strings holding JSON are redacted as JSON too, so a secret
  * cannot slip through as, say, the `request_headers` text of a meta entry sent to `POST /meta/`.
  */
-export function redactSecrets(value: unknown): unknown {
+export function redactSecrets(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return redactJsonText(value);
-  if (Array.isArray(value)) return value.map(redactSecrets);
   if (value === null || typeof value !== 'object') return value;
+  // Deeper than any real record: cut, rather than overflow the stack and lose the whole entry.
+  if (depth >= MAX_DEPTH) return TOO_DEEP;
+  if (Array.isArray(value)) return value.map((item) => redactSecrets(item, depth + 1));
   return Object.fromEntries(
-    Object.entries(value).map(([key, member]) => [key, isSecretKey(key) ? REDACTED : redactSecrets(member)]),
+    Object.entries(value).map(([key, member]) => [
+      key,
+      isSecretKey(key) ? REDACTED : redactSecrets(member, depth + 1),
+    ]),
   );
 }
+
+const MAX_DEPTH = 64;
+const TOO_DEEP = '[nested too deep]';
 
 function redactJsonText(text: string): string {
   const trimmed = text.trimStart();

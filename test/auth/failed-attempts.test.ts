@@ -26,3 +26,33 @@ describe('FailedAttempts', () => {
     expect(attempts.retryAfterSeconds('10.0.0.1')).toBe(60);
   });
 });
+
+describe('failed attempts under parallel guessing', () => {
+  it('counts attempts in flight, so a burst cannot run past the limit', async () => {
+    const { startTestApp } = await import('../support/app.ts');
+    const { hashSecret } = await import('../../src/auth/secret.ts');
+    const { USERS } = await import('../../src/management/collections.ts');
+    const app = await startTestApp();
+    try {
+      await app.database.db.collection(USERS).insertOne({
+        id: 'u1',
+        login: 'bob',
+        name: 'Bob',
+        email: 'bob@example.org',
+        code_hash: await hashSecret('the-right-code-123'),
+      });
+      const guess = (code: string) =>
+        fetch(`${app.url}/management/users/u1`, {
+          headers: { authorization: `Basic ${Buffer.from(`bob:${code}`).toString('base64')}` },
+        }).then((response) => response.status);
+      const statuses = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => guess(i === 30 ? 'the-right-code-123' : `wrong-guess-${i}`)),
+      );
+      // At most the limit (10) of these reach the code check; the rest are refused with 429 beforehand.
+      expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(30);
+      expect(statuses.filter((status) => status !== 429).length).toBeLessThanOrEqual(10);
+    } finally {
+      await app.close();
+    }
+  });
+});

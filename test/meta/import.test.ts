@@ -200,3 +200,29 @@ describe('POST /import cut off mid-upload', () => {
     expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
   });
 });
+
+describe('POST /import JSON size', () => {
+  it('keeps JSON bodies (parsed in memory) small, and points larger loads to NDJSON', async () => {
+    const small = await startTestApp({ HSDS_IMPORT_JSON_LIMIT_BYTES: '2048' });
+    try {
+      const user = await createUser(small, [{ path: '/import', verb: 'POST' }]);
+      const records = Array.from({ length: 12 }, () => service());
+      const send = (body: string, contentType: string) =>
+        fetch(`${small.url}/import?wait=true`, {
+          method: 'POST',
+          headers: { ...user.headers, 'content-type': contentType },
+          body,
+        });
+      const json = await send(JSON.stringify(records), 'application/json');
+      expect(json.status).toBe(413);
+      expect(await json.json()).toMatchObject({
+        detail: expect.stringMatching(/send larger loads as NDJSON/),
+      });
+      const lines = await send(ndjson(...records), 'application/x-ndjson');
+      expect(lines.status).toBe(200);
+      expect(await lines.json()).toMatchObject({ inserted: 12, rejected: 0 });
+    } finally {
+      await small.close();
+    }
+  });
+});

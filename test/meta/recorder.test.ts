@@ -183,3 +183,36 @@ describe('when recording fails', () => {
     }
   });
 });
+
+describe('what refused and pathological calls leave in the log', () => {
+  it('records a call refused by access control without its headers or body', async () => {
+    const padding = 'p'.repeat(8000);
+    const refused = await call(app, 'POST', '/management/users/?note=refused-call', {
+      headers: { 'x-pad': padding, 'x-appid': 'nobody', 'x-appkey': 'wrong-code-000' },
+      body: { login: 'intruder', padding },
+    });
+    expect(refused.status).toBe(403);
+    const entry = await eventually(async () =>
+      (await storedEntries(app)).find((stored) => stored.request_parameters?.includes('refused-call')),
+    );
+    expect(entry).toMatchObject({ appid: 'nobody', verb: 'POST', path: '/management/users/' });
+    expect(entry.request_headers).toBe('[not recorded for a refused call]');
+    expect(entry.request_body).toBe('[not recorded for a refused call]');
+    expect(JSON.stringify(entry)).not.toContain(padding.slice(0, 100));
+  });
+
+  it('records a deeply nested body, cut, rather than losing the entry', async () => {
+    const response = await fetch(`${app.url}/meta/`, {
+      method: 'POST',
+      headers: { ...admin.headers, 'content-type': 'application/json' },
+      body: `${'['.repeat(100_000)}"bottom"${']'.repeat(100_000)}`,
+    });
+    expect(response.status).toBe(400);
+    const entry = await eventually(async () =>
+      (await storedEntries(app)).find(
+        (stored) => stored.verb === 'POST' && stored.request_body?.includes('[nested too deep]'),
+      ),
+    );
+    expect(entry.path).toBe('/meta/');
+  });
+});
