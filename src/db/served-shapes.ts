@@ -1,5 +1,5 @@
-import { fullProjection, INTERNAL_FIELDS } from './served-fields.ts';
-import { relations, type EntityType } from '../ingest/entities.ts';
+import { fullProjection } from './served-fields.ts';
+import { relations, type EntityType, type RootEntity } from '../ingest/entities.ts';
 
 /** Which nested entities a list item keeps (themselves cut to one-to-one fields), by field. */
 type Kept = { [field: string]: Kept };
@@ -16,31 +16,26 @@ export function listProjection(entity: EntityType, kept: Kept): Projection {
 }
 
 /**
- * A list item computed from a served record, as the list projection would give it: stored with the record
- * (in its serialized form) so that list pages and streams need not cut every record on every read.
+ * A list item cut from a served record, as its list projection would give it (both come from the same
+ * shape): stored with the record, serialized, so that list pages and streams need not cut it per read.
+ * Each object on the way is copied once; the record itself is left as it was.
  */
-export function listItemOf(projection: Projection, record: Record<string, unknown>): Record<string, unknown> {
-  const item: Record<string, unknown> = { ...record };
-  for (const path of Object.keys(projection)) {
-    if (INTERNAL_FIELDS.includes(path)) continue;
-    removePath(item, path.split('.'));
-  }
-  return item;
+export function listItemOf(entity: RootEntity, record: Record<string, unknown>): Record<string, unknown> {
+  return cut(entity, record, listShapes[entity]);
 }
 
-/** Removes a dotted path, copying the objects along it so the record itself is left as it was. */
-function removePath(target: Record<string, unknown>, [head, ...rest]: string[]): void {
-  if (head === undefined || !(head in target)) return;
-  if (rest.length === 0) {
-    delete target[head];
-    return;
+function cut(entity: EntityType, record: Record<string, unknown>, kept: Kept): Record<string, unknown> {
+  const item: Record<string, unknown> = { ...record };
+  for (const relation of relations[entity]) {
+    const keep = kept[relation.field];
+    const nested = item[relation.field];
+    if (keep === undefined) delete item[relation.field];
+    // Kept nested entities are single objects (organization, program, location, service).
+    else if (nested !== null && typeof nested === 'object' && !Array.isArray(nested)) {
+      item[relation.field] = cut(relation.entity, nested as Record<string, unknown>, keep);
+    }
   }
-  const next = target[head];
-  // Kept nested entities are single objects (organization, program, location, service).
-  if (next === null || typeof next !== 'object' || Array.isArray(next)) return;
-  const copy = { ...(next as Record<string, unknown>) };
-  target[head] = copy;
-  removePath(copy, rest);
+  return item;
 }
 
 function excludeNested(entity: EntityType, prefix: string, kept: Kept): Projection {
@@ -56,11 +51,16 @@ function excludeNested(entity: EntityType, prefix: string, kept: Kept): Projecti
 
 const serviceItem: Kept = { organization: {}, program: {} };
 
-/** Projections of the list items of each core list endpoint. */
-export const listProjections = {
-  service: listProjection('service', serviceItem),
-  organization: listProjection('organization', {}),
-  service_at_location: listProjection('service_at_location', { location: {}, service: serviceItem }),
-  taxonomy: listProjection('taxonomy', {}),
-  taxonomy_term: listProjection('taxonomy_term', { taxonomy_detail: {} }),
+/** What the list item of each core list endpoint keeps of the nested entities (spec part 4.4). */
+const listShapes: Record<RootEntity, Kept> = {
+  service: serviceItem,
+  organization: {},
+  service_at_location: { location: {}, service: serviceItem },
+  taxonomy: {},
+  taxonomy_term: { taxonomy_detail: {} },
 };
+
+/** Projections of the list items of each core list endpoint. */
+export const listProjections = Object.fromEntries(
+  Object.entries(listShapes).map(([entity, kept]) => [entity, listProjection(entity as RootEntity, kept)]),
+) as Record<RootEntity, Projection>;

@@ -5,7 +5,7 @@ import { composeRoots, populatedEntities } from './compose.ts';
 import { deriveFields } from './derived-fields.ts';
 import { composeServiceAtLocations } from './service-at-location-documents.ts';
 import { rootEntities, type EntityType, type RootEntity } from './entities.ts';
-import { listItemOf, listProjections } from '../db/served-shapes.ts';
+import { listItemOf } from '../db/served-shapes.ts';
 import { entityTag } from '../http/entity-tag.ts';
 import { documentHash } from './row.ts';
 import type { RowChanges } from './row-writer.ts';
@@ -150,7 +150,7 @@ async function writeLeavingOutUnindexableGeo(
  * `services` are joined when they are read.
  */
 function servedForm(root: RootEntity, document: Json): { _json?: string; _etag?: string; _item: string } {
-  const _item = JSON.stringify(listItemOf(listProjections[root], document));
+  const _item = JSON.stringify(listItemOf(root, document));
   if (root === 'organization') return { _item };
   const json = JSON.stringify(document);
   return { _json: json, _etag: entityTag(json), _item };
