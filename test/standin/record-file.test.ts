@@ -38,4 +38,13 @@ describe('record files', () => {
     expect(torn.payloads).toHaveLength(2);
     expect(torn.validBytes).toBe(intact.length);
   });
+
+  it('read a chunk holding more records than a function takes arguments', async () => {
+    const path = join(await makeDataDir(), 'records');
+    const count = 300_000;
+    await writeFile(path, Buffer.concat(Array.from({ length: count }, () => framed(0))));
+    const result = await readRecords(path);
+    expect(result.payloads).toHaveLength(count);
+    expect(result.validBytes).toBe(result.totalBytes);
+  });
 });

@@ -60,7 +60,8 @@ export async function readRecords(path: string, chunkBytes = READ_CHUNK_BYTES): 
       if (bytesRead === 0) break;
       position += bytesRead;
       const chunk = parseRecords(buffer.subarray(0, pending.length + bytesRead));
-      payloads.push(...chunk.payloads);
+      // Not push(...payloads): a chunk of small records holds more than a call takes as arguments.
+      for (const payload of chunk.payloads) payloads.push(payload);
       validBytes += chunk.validBytes;
       pending = buffer.subarray(chunk.validBytes, pending.length + bytesRead);
       // A record that fails its checksum ends the file even if more bytes follow.
