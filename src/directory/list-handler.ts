@@ -8,6 +8,10 @@ import { parseListParameters } from './list-params.ts';
 import { attachServices, withServices } from './organization-services.ts';
 import { withinCircle } from './postcode-query.ts';
 import { fullProjection } from '../db/served-fields.ts';
+import { servedBytes, storedBytes } from '../db/served-bytes.ts';
+
+const COMMA = Buffer.from(',');
+const PAGE_END = Buffer.from(']}');
 
 /** Stable order for paging: by id, except proximity results, which come nearest first. */
 const ORDER = { id: 1 } as const;
@@ -98,13 +102,13 @@ async function* storedForms(
   cursor: AsyncIterable<Document>,
 ): AsyncGenerator<SerializedJson> {
   for await (const document of cursor) {
-    const text = document[form.field];
-    if (typeof text === 'string') yield new SerializedJson(text);
+    const bytes = storedBytes(document[form.field]);
+    if (bytes) yield new SerializedJson(bytes);
     else {
       const record = await context.db
         .collection(endpoint.collection)
         .findOne({ id: document.id }, { projection: form.projection });
-      yield new SerializedJson(JSON.stringify(record));
+      yield new SerializedJson(servedBytes(JSON.stringify(record)));
     }
   }
 }
@@ -115,9 +119,15 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   return all;
 }
 
-/** A page whose items are already serialized: the body is assembled as text, and its ETag taken from it. */
+/** A page whose items are already serialized: the body is assembled from their bytes, and its ETag taken from it. */
 function sendPage(ctx: Context, header: PageHeader, items: SerializedJson[]): void {
-  const body = `${JSON.stringify(header).slice(0, -1)},"contents":[${items.map((item) => item.text).join(',')}]}`;
+  const parts = [servedBytes(`${JSON.stringify(header).slice(0, -1)},"contents":[`)];
+  for (const [index, item] of items.entries()) {
+    if (index > 0) parts.push(COMMA);
+    parts.push(item.bytes);
+  }
+  parts.push(PAGE_END);
+  const body = Buffer.concat(parts);
   ctx.state.entityTag = entityTag(body);
   ctx.type = 'application/json';
   ctx.body = body;

@@ -5,6 +5,7 @@ import { parseListParameters } from './list-params.ts';
 import type { Endpoint, QueryContext } from './endpoints.ts';
 import { attachServices } from './organization-services.ts';
 import { fullProjection } from '../db/served-fields.ts';
+import { storedBytes } from '../db/served-bytes.ts';
 
 /**
  * GET of one fully nested record: one indexed read of the stored document, which is the response.
@@ -19,12 +20,12 @@ export function recordHandler(endpoint: Endpoint, { db }: QueryContext) {
       // The record as serialized at import: one indexed read, no decoding of the nested document.
       const stored = await collection.findOne({ id }, { projection: SERVED_FORM });
       if (!stored) throw missing();
-      if (typeof stored._json === 'string' && typeof stored._etag === 'string') {
-        const modified = lastModifiedOf(stored);
-        if (modified) ctx.lastModified = modified;
+      const json = storedBytes(stored._json);
+      if (json && typeof stored._etag === 'string') {
+        if (stored._modified instanceof Date) ctx.lastModified = stored._modified;
         ctx.state.entityTag = stored._etag;
         ctx.type = 'application/json';
-        ctx.body = stored._json;
+        ctx.body = json;
         return;
       }
     }
@@ -40,7 +41,8 @@ export function recordHandler(endpoint: Endpoint, { db }: QueryContext) {
   };
 }
 
-const SERVED_FORM = { _id: 0, _json: 1, _etag: 1, last_modified: 1, 'service.last_modified': 1 };
+/** Top-level fields only: `_modified` is `last_modified` as a date, the service's in a service at location. */
+const SERVED_FORM = { _id: 0, _json: 1, _etag: 1, _modified: 1 };
 
 function lastModifiedOf(record: Document): Date | undefined {
   const value = record.last_modified ?? record.service?.last_modified;

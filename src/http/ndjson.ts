@@ -1,12 +1,16 @@
 import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 
-/** JSON already serialized (a record stored in its served form): written as it is. */
+/** JSON already serialized (a record stored in its served form): its UTF-8 bytes, written as they are. */
 export class SerializedJson {
-  constructor(readonly text: string) {}
+  constructor(readonly bytes: Buffer) {}
 }
 
-const render = (item: unknown) => (item instanceof SerializedJson ? item.text : JSON.stringify(item));
+const NEWLINE = Buffer.from('\n');
+const COMMA = Buffer.from(',');
+
+const bytesOf = (item: unknown): Buffer =>
+  item instanceof SerializedJson ? item.bytes : Buffer.from(JSON.stringify(item), 'utf8');
 
 /** Lines are sent in chunks of about this many bytes: fewer, larger writes without holding much. */
 const CHUNK_BYTES = 64 * 1024;
@@ -18,7 +22,7 @@ const CHUNK_BYTES = 64 * 1024;
  */
 export function sendNdjson(ctx: Context, items: AsyncIterable<unknown>): void {
   ctx.type = 'application/x-ndjson';
-  ctx.body = Readable.from(chunks(items, (item) => `${render(item)}\n`));
+  ctx.body = Readable.from(chunks(items, (item) => [bytesOf(item), NEWLINE]));
 }
 
 /** Streams items as one JSON array, for the `minimal` listing the spec wants in a single response. */
@@ -27,28 +31,33 @@ export function sendJsonArray(ctx: Context, items: AsyncIterable<unknown>): void
   ctx.body = Readable.from(jsonArray(items));
 }
 
-async function* jsonArray(items: AsyncIterable<unknown>): AsyncGenerator<string> {
+async function* jsonArray(items: AsyncIterable<unknown>): AsyncGenerator<Buffer> {
   let first = true;
-  yield '[';
+  yield Buffer.from('[');
   yield* chunks(items, (item) => {
-    const text = `${first ? '' : ','}${render(item)}`;
+    const parts = first ? [bytesOf(item)] : [COMMA, bytesOf(item)];
     first = false;
-    return text;
+    return parts;
   });
-  yield ']';
+  yield Buffer.from(']');
 }
 
 async function* chunks(
   items: AsyncIterable<unknown>,
-  render: (item: unknown) => string,
-): AsyncGenerator<string> {
-  let buffer = '';
+  render: (item: unknown) => Buffer[],
+): AsyncGenerator<Buffer> {
+  let parts: Buffer[] = [];
+  let size = 0;
   for await (const item of items) {
-    buffer += render(item);
-    if (buffer.length >= CHUNK_BYTES) {
-      yield buffer;
-      buffer = '';
+    for (const part of render(item)) {
+      parts.push(part);
+      size += part.length;
+    }
+    if (size >= CHUNK_BYTES) {
+      yield Buffer.concat(parts, size);
+      parts = [];
+      size = 0;
     }
   }
-  if (buffer) yield buffer;
+  if (size > 0) yield Buffer.concat(parts, size);
 }

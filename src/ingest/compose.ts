@@ -1,13 +1,6 @@
-import type { Db } from 'mongodb';
-import {
-  entityTypes,
-  relations,
-  rootExclusions,
-  rowCollection,
-  type EntityType,
-  type RootEntity,
-} from './entities.ts';
+import { relations, rootExclusions, type EntityType, type RootEntity } from './entities.ts';
 import type { Row } from './row.ts';
+import type { RowSource } from './row-source.ts';
 
 type Json = Record<string, unknown>;
 
@@ -16,38 +9,22 @@ const BOOKKEEPING = ['_id', '_hash', '_position'] as const;
 
 /**
  * Builds the fully nested documents of some roots from the normalized rows, a level at a time: one query
- * per relation for the whole batch, never one per record. Nesting stops where it would come back to an
- * entity type already above (a service's organization lists no services).
+ * per relation for the whole batch, never one per record (and none for rows the batch itself wrote).
+ * Nesting stops where it would come back to an entity type already above (a service's organization lists
+ * no services).
  */
 export async function composeRoots(
-  db: Db,
+  source: RowSource,
   root: RootEntity,
   ids: string[],
-  populated: ReadonlySet<EntityType>,
 ): Promise<Map<string, Json>> {
-  const rows = await findRows(db, root, { _id: { $in: ids } });
-  const documents = await composeRows({ db, populated }, root, rows, [root], new Set(rootExclusions[root]));
+  const rows = await source.byIds(root, ids);
+  const documents = await composeRows(source, root, rows, [root], new Set(rootExclusions[root]));
   return new Map(documents.map((document) => [document.id as string, document]));
 }
 
-/** The database, and the entity types that have any rows at all: the others need no query. */
-interface Source {
-  db: Db;
-  populated: ReadonlySet<EntityType>;
-}
-
-/** Entity types with at least one row; relations to the others are skipped without a query. */
-export async function populatedEntities(db: Db): Promise<Set<EntityType>> {
-  const populated = new Set<EntityType>();
-  for (const entity of entityTypes) {
-    if (await db.collection(rowCollection(entity)).findOne({}, { projection: { _id: 1 } }))
-      populated.add(entity);
-  }
-  return populated;
-}
-
 async function composeRows(
-  source: Source,
+  source: RowSource,
   entity: EntityType,
   rows: Row[],
   path: EntityType[],
@@ -66,7 +43,7 @@ async function composeRows(
     }
     const below = [...path, relation.entity];
     if (relation.kind === 'many') {
-      const children = await findRows(source.db, relation.entity, { [relation.foreignKey]: { $in: ids } });
+      const children = await source.childrenOf(relation.entity, relation.foreignKey, ids);
       children.sort(byPosition);
       const composed = await composeRows(source, relation.entity, children, below);
       const byParent = new Map<string, Json[]>();
@@ -84,7 +61,7 @@ async function composeRows(
         ...new Set(rows.map((row) => row[relation.reference]).filter((id) => typeof id === 'string')),
       ];
       if (references.length === 0) continue;
-      const referenced = await findRows(source.db, relation.entity, { _id: { $in: references } });
+      const referenced = await source.byIds(relation.entity, references);
       const composed = await composeRows(source, relation.entity, referenced, below);
       const byId = new Map(composed.map((document) => [document.id as string, document]));
       for (const document of documents) {
@@ -105,7 +82,3 @@ function withoutBookkeeping(row: Row): Json {
 const byPosition = (a: Row, b: Row) =>
   (a._position ?? Number.MAX_SAFE_INTEGER) - (b._position ?? Number.MAX_SAFE_INTEGER) ||
   a.id.localeCompare(b.id);
-
-async function findRows(db: Db, entity: EntityType, filter: Json): Promise<Row[]> {
-  return db.collection<Row>(rowCollection(entity)).find(filter).toArray();
-}

@@ -8,6 +8,7 @@ import { clearPending, leftPending, recordPending } from './pending.ts';
 import type { RecordType } from './record-type.ts';
 import { addRejections, addWarnings, countOutcome, emptyReport, type ImportReport } from './report.ts';
 import { applyRowChanges, planRowChanges, type RowChanges } from './row-writer.ts';
+import type { BatchRows } from './row-source.ts';
 import { validateRecord } from './validate.ts';
 
 export interface ImportOptions {
@@ -84,7 +85,7 @@ async function importBatch(
   now: () => string,
   report: ImportReport,
 ): Promise<void> {
-  const { writes, changes } = await planRowChanges(
+  const { writes, changes, rows } = await planRowChanges(
     db,
     batch.map((item) => item.decomposition),
   );
@@ -101,7 +102,7 @@ async function importBatch(
   if (dryRun || writes.size === 0) return;
   const pending = await recordPending(db, changes);
   await applyRowChanges(db, writes);
-  await rebuildDocuments(db, changes, now, report);
+  await rebuildDocuments(db, changes, now, report, rows);
   await clearPending(db, pending);
 }
 
@@ -112,8 +113,14 @@ async function finishLeftPending(db: Db, now: () => string, report: ImportReport
   }
 }
 
-async function rebuildDocuments(db: Db, changes: RowChanges, now: () => string, report: ImportReport) {
-  const result: MaterializeResult = await materialize(db, changes, now);
+async function rebuildDocuments(
+  db: Db,
+  changes: RowChanges,
+  now: () => string,
+  report: ImportReport,
+  rows?: BatchRows,
+) {
+  const result: MaterializeResult = await materialize(db, changes, now, rows);
   addWarnings(report, result.warnings);
   for (const [root, count] of result.written) {
     const collection = documentCollection[root];

@@ -1,10 +1,12 @@
 import type { AnyBulkWriteOperation, Db, Document } from 'mongodb';
 import { MongoBulkWriteError } from 'mongodb';
 import { documentCollection } from '../db/collections.ts';
-import { composeRoots, populatedEntities } from './compose.ts';
+import { composeRoots } from './compose.ts';
+import { RowSource, type BatchRows } from './row-source.ts';
 import { deriveFields } from './derived-fields.ts';
 import { composeServiceAtLocations } from './service-at-location-documents.ts';
-import { rootEntities, type EntityType, type RootEntity } from './entities.ts';
+import { rootEntities, type RootEntity } from './entities.ts';
+import { servedBytes } from '../db/served-bytes.ts';
 import { listItemOf } from '../db/served-shapes.ts';
 import { entityTag } from '../http/entity-tag.ts';
 import { documentHash } from './row.ts';
@@ -32,10 +34,13 @@ export async function materialize(
   db: Db,
   changes: RowChanges,
   now: () => string,
+  batch?: BatchRows,
 ): Promise<MaterializeResult> {
   const result: MaterializeResult = { written: new Map(), warnings: [] };
   const touched = [...changes.touchedIds];
-  const populated = await populatedEntities(db);
+  const source = await RowSource.open(db, batch);
+  // Services written here, as served: their services at location are taken from them without a read.
+  const services = new Map<string, Json>();
   for (const root of rootEntities) {
     const collection = db.collection(documentCollection[root]);
     const ids = new Set(changes.changedRoots.get(root) ?? []);
@@ -50,27 +55,33 @@ export async function materialize(
     const all = [...ids];
     for (let start = 0; start < all.length; start += CHUNK) {
       const chunk = all.slice(start, start + CHUNK);
-      const written = await rebuild(db, root, chunk, populated, changes, now, result.warnings);
+      const written = await rebuild(db, root, chunk, { source, services, changes, now }, result.warnings);
       result.written.set(root, (result.written.get(root) ?? 0) + written);
     }
   }
   return result;
 }
 
+/** What rebuilding a chunk of roots reads from and reports to. */
+interface Rebuild {
+  source: RowSource;
+  services: Map<string, Json>;
+  changes: RowChanges;
+  now: () => string;
+}
+
 async function rebuild(
   db: Db,
   root: RootEntity,
   ids: string[],
-  populated: ReadonlySet<EntityType>,
-  changes: RowChanges,
-  now: () => string,
+  { source, services, changes, now }: Rebuild,
   warnings: string[],
 ): Promise<number> {
   const collection = db.collection(documentCollection[root]);
   const composed =
     root === 'service_at_location'
-      ? await composeServiceAtLocations(db, ids, populated)
-      : await composeRoots(db, root, ids, populated);
+      ? await composeServiceAtLocations(db, source, ids, services)
+      : await composeRoots(source, root, ids);
   const stored = new Map<string, Json>();
   for await (const document of collection.find(
     { id: { $in: ids } },
@@ -106,6 +117,7 @@ async function rebuild(
       ...servedForm(root, document),
     };
     documents.set(id, full);
+    if (root === 'service') services.set(id, document);
     operations.push({ replaceOne: { filter: { id }, replacement: full, upsert: true } });
   }
   if (operations.length === 0) return 0;
@@ -149,10 +161,10 @@ async function writeLeavingOutUnindexableGeo(
  * than on every read, with the record's strong ETag. Organizations have no stored whole form: their
  * `services` are joined when they are read.
  */
-function servedForm(root: RootEntity, document: Json): { _json?: string; _etag?: string; _item: string } {
-  const _item = JSON.stringify(listItemOf(root, document));
+function servedForm(root: RootEntity, document: Json): { _json?: Buffer; _etag?: string; _item: Buffer } {
+  const _item = servedBytes(JSON.stringify(listItemOf(root, document)));
   if (root === 'organization') return { _item };
-  const json = JSON.stringify(document);
+  const json = servedBytes(JSON.stringify(document));
   return { _json: json, _etag: entityTag(json), _item };
 }
 

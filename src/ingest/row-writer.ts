@@ -9,6 +9,7 @@ import {
   type RootEntity,
 } from './entities.ts';
 import { rowHash, type Row, type RowWrite } from './row.ts';
+import { childListKey, type BatchRows } from './row-source.ts';
 
 export interface RowChanges {
   /** Ids of every entity whose row changed, and of the parents those rows point to (before and after). */
@@ -48,7 +49,7 @@ function kindKeysOf(entity: EntityType): string[] {
 export async function planRowChanges(
   db: Db,
   batch: Decomposition[],
-): Promise<{ writes: Map<EntityType, Row[]>; changes: RowChanges }> {
+): Promise<{ writes: Map<EntityType, Row[]>; changes: RowChanges; rows: BatchRows }> {
   const incoming = combineIncoming(batch.flatMap((decomposition) => decomposition.rows));
   const finals = new Map<EntityType, Map<string, Row>>();
   const existing = new Map<EntityType, Map<string, Row>>();
@@ -91,7 +92,12 @@ export async function planRowChanges(
       }
     }
   }
-  return { writes, changes };
+  const completeLists = new Set(
+    batch.flatMap(({ childLists }) =>
+      childLists.map((list) => childListKey(list.entity, list.foreignKey, list.parentId)),
+    ),
+  );
+  return { writes, changes, rows: { rows: finals, completeLists } };
 }
 
 /** Writes planned rows: one unordered bulk write per collection, each row replaced whole by id. */

@@ -2,43 +2,51 @@ import type { Db } from 'mongodb';
 import { documentCollection } from '../db/collections.ts';
 import { fullProjection } from '../db/served-fields.ts';
 import { composeRoots } from './compose.ts';
-import { relations, rowCollection, type EntityType } from './entities.ts';
+import { relations } from './entities.ts';
+import type { RowSource } from './row-source.ts';
 
 type Json = Record<string, unknown>;
 
 /**
- * Services at location, taken from the service documents rebuilt just before them: a service document
- * already nests each of its services at location fully (location, contacts, phones, schedules), so the
- * pairing's own document is that entry plus the service without its list of locations. This halves the
- * reads of a rebuild. A pairing whose service does not list it (an orphan) is composed from rows instead.
- * Both ways give the same document, key order included, so its hash does not depend on the way taken.
+ * Services at location, taken from their service documents: a service document already nests each of its
+ * services at location fully (location, contacts, phones, schedules), so the pairing's own document is
+ * that entry plus the service without its list of locations. Services this rebuild has just written are
+ * given in `fresh`; the others are read. A pairing whose service does not list it (an orphan) is composed
+ * from rows instead. Both ways give the same document, key order included, so its hash does not depend on
+ * the way taken.
  */
 export async function composeServiceAtLocations(
   db: Db,
+  source: RowSource,
   ids: string[],
-  populated: ReadonlySet<EntityType>,
+  fresh: ReadonlyMap<string, Json>,
 ): Promise<Map<string, Json>> {
-  const rows = await db
-    .collection<{ _id: string; service_id?: string }>(rowCollection('service_at_location'))
-    .find({ _id: { $in: ids } }, { projection: { _id: 1, service_id: 1 } })
-    .toArray();
-  const serviceIds = [...new Set(rows.map((row) => row.service_id).filter((id) => typeof id === 'string'))];
+  const rows = await source.byIds('service_at_location', ids);
   const services = new Map<string, Json>();
-  for await (const service of db
-    .collection(documentCollection.service)
-    .find({ id: { $in: serviceIds } }, { projection: fullProjection })) {
-    services.set(service.id as string, service);
+  const unread = new Set<string>();
+  for (const { service_id: serviceId } of rows) {
+    if (typeof serviceId !== 'string') continue;
+    const service = fresh.get(serviceId);
+    if (service) services.set(serviceId, service);
+    else unread.add(serviceId);
+  }
+  if (unread.size > 0) {
+    for await (const service of db
+      .collection(documentCollection.service)
+      .find({ id: { $in: [...unread] } }, { projection: fullProjection })) {
+      services.set(service.id as string, service);
+    }
   }
 
   const documents = new Map<string, Json>();
   for (const row of rows) {
-    const service = row.service_id === undefined ? undefined : services.get(row.service_id);
+    const service = typeof row.service_id === 'string' ? services.get(row.service_id) : undefined;
     const entry = (service?.service_at_locations as Json[] | undefined)?.find((item) => item.id === row._id);
     if (service && entry) documents.set(row._id, withService(entry, service));
   }
   const orphans = ids.filter((id) => !documents.has(id));
   if (orphans.length > 0) {
-    for (const [id, document] of await composeRoots(db, 'service_at_location', orphans, populated)) {
+    for (const [id, document] of await composeRoots(source, 'service_at_location', orphans)) {
       documents.set(id, document);
     }
   }

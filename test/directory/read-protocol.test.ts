@@ -1,3 +1,4 @@
+import { Binary } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedSampleData } from '../../src/ingest/seed.ts';
 import { createLogger } from '../../src/log.ts';
@@ -12,6 +13,8 @@ beforeAll(async () => {
 afterAll(async () => app?.close());
 
 const SERVICE = '21d5da7b-6f02-53f9-873b-f607d6266628';
+/** Another service, whose stored forms no test removes. */
+const SERVICE_WITH_FORMS = '98e534d4-3f64-5c67-ac02-f1e595e962f4';
 const ORGANIZATION = '10f8bcb3-f882-56db-84f7-645221c4be05';
 
 type Page = {
@@ -259,5 +262,26 @@ describe('records stored before their served form existed', () => {
       .trim()
       .split('\n');
     expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toContainEqual(before);
+  });
+});
+
+describe('served forms', () => {
+  it('are stored as bytes, and forms stored as text by earlier versions serve the same bytes and ETag', async () => {
+    const services = app.database.db.collection('services');
+    const service = SERVICE_WITH_FORMS;
+    const stored = await services.findOne({ id: service });
+    expect(stored?._json).toBeInstanceOf(Binary);
+    expect(stored?._item).toBeInstanceOf(Binary);
+    const before = await fetch(`${app.url}/services/${service}`);
+    const body = await before.text();
+    const page = await (await fetch(`${app.url}/services?per_page=1000`)).text();
+    await services.updateOne(
+      { id: service },
+      { $set: { _json: body, _item: Buffer.from((stored!._item as Binary).buffer).toString('utf8') } },
+    );
+    const after = await fetch(`${app.url}/services/${service}`);
+    expect(await after.text()).toBe(body);
+    expect(after.headers.get('etag')).toBe(before.headers.get('etag'));
+    expect(await (await fetch(`${app.url}/services?per_page=1000`)).text()).toBe(page);
   });
 });
