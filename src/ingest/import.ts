@@ -1,4 +1,4 @@
-import type { Db } from 'mongodb';
+import type { Db, ObjectId } from 'mongodb';
 import { documentCollection } from '../db/collections.ts';
 import { decompose, type Decomposition } from './decompose.ts';
 import { entityKey, type EntityType } from './entities.ts';
@@ -9,6 +9,7 @@ import type { RecordType } from './record-type.ts';
 import { addRejections, addWarnings, countOutcome, emptyReport, type ImportReport } from './report.ts';
 import { applyRowChanges, planRowChanges, type RowChanges } from './row-writer.ts';
 import type { BatchRows } from './row-source.ts';
+import { RebuildQueue } from './rebuild-queue.ts';
 import { validateRecord } from './validate.ts';
 
 export interface ImportOptions {
@@ -53,38 +54,57 @@ export async function importRecords(
 
   let batch: BatchItem[] = [];
   let read = 0;
+  const rebuilds = new RebuildQueue();
   const flush = async () => {
-    if (batch.length > 0) await importBatch(db, batch, dryRun, now, report);
+    if (batch.length > 0) {
+      const written = await writeBatch(db, batch, dryRun, report);
+      if (written) await rebuilds.add(() => rebuildBatch(db, written, now, report));
+    }
     batch = [];
     options.onProgress?.(read);
   };
-  for await (const input of records) {
-    read += 1;
-    const validated = validateRecord(input, options.type);
-    if (!validated.ok) {
-      countOutcome(report, 'rejected', input.entity ?? options.type ?? input.type);
-      addRejections(report, validated.rejections);
-      continue;
+  try {
+    for await (const input of records) {
+      read += 1;
+      const validated = validateRecord(input, options.type);
+      if (!validated.ok) {
+        countOutcome(report, 'rejected', input.entity ?? options.type ?? input.type);
+        addRejections(report, validated.rejections);
+        continue;
+      }
+      batch.push(
+        'entity' in validated
+          ? { type: validated.entity, decomposition: tabularRow(validated.entity, validated.row) }
+          : { type: validated.type, decomposition: decompose(validated.type, validated.record) },
+      );
+      if (batch.length >= (options.batchSize ?? DEFAULT_BATCH)) await flush();
     }
-    batch.push(
-      'entity' in validated
-        ? { type: validated.entity, decomposition: tabularRow(validated.entity, validated.row) }
-        : { type: validated.type, decomposition: decompose(validated.type, validated.record) },
-    );
-    if (batch.length >= (options.batchSize ?? DEFAULT_BATCH)) await flush();
+    await flush();
+    await rebuilds.drain();
+  } finally {
+    await rebuilds.settle();
   }
-  await flush();
   report.durationMs = Math.round(performance.now() - started);
   return report;
 }
 
-async function importBatch(
+/** A batch whose changed rows are written and recorded as pending, its documents not yet rebuilt. */
+interface WrittenBatch {
+  pending: ObjectId;
+  changes: RowChanges;
+  rows: BatchRows;
+}
+
+/**
+ * Counts each record's outcome and writes the rows that changed, recording them as pending first. Nothing
+ * to rebuild (undefined) in a dry run or when nothing changed.
+ */
+async function writeBatch(
   db: Db,
   batch: BatchItem[],
   dryRun: boolean,
-  now: () => string,
   report: ImportReport,
-): Promise<void> {
+): Promise<WrittenBatch | undefined> {
   const { writes, changes, rows } = await planRowChanges(
     db,
     batch.map((item) => item.decomposition),
@@ -99,9 +119,18 @@ async function importBatch(
         : 'unchanged';
     countOutcome(report, outcome, type);
   }
-  if (dryRun || writes.size === 0) return;
+  if (dryRun || writes.size === 0) return undefined;
   const pending = await recordPending(db, changes);
-  await applyRowChanges(db, writes);
+  await applyRowChanges(db, writes, changes.newRows);
+  return { pending, changes, rows };
+}
+
+async function rebuildBatch(
+  db: Db,
+  { pending, changes, rows }: WrittenBatch,
+  now: () => string,
+  report: ImportReport,
+): Promise<void> {
   await rebuildDocuments(db, changes, now, report, rows);
   await clearPending(db, pending);
 }

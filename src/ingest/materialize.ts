@@ -1,6 +1,7 @@
 import type { AnyBulkWriteOperation, Db, Document } from 'mongodb';
-import { MongoBulkWriteError } from 'mongodb';
 import { documentCollection } from '../db/collections.ts';
+import { bulkWriteWithRemedies, replaceDuplicate, replacing } from './bulk-writes.ts';
+import { leavingOutUnindexableGeo } from './unindexable-geo.ts';
 import { composeRoots } from './compose.ts';
 import { RowSource, type BatchRows } from './row-source.ts';
 import { deriveFields } from './derived-fields.ts';
@@ -22,7 +23,6 @@ export interface MaterializeResult {
 
 /** How many roots are composed and written together. */
 const CHUNK = 500;
-const GEO_KEYS_ERROR = 16755;
 
 /**
  * Rebuilds every nested document the row changes reach, and only those: the roots whose own row changed,
@@ -91,7 +91,6 @@ async function rebuild(
   }
 
   const operations: AnyBulkWriteOperation[] = [];
-  const documents = new Map<string, Document>();
   for (const id of ids) {
     const document = composed.get(id);
     if (!document) {
@@ -109,51 +108,24 @@ async function rebuild(
     }
     const { fields, warnings: found } = deriveFields(root, document);
     warnings.push(...found);
-    const full = {
+    const full: Document = {
       ...document,
       ...fields,
       _deps: embeddedIds(document),
       _hash: hash,
       ...servedForm(root, document),
     };
-    documents.set(id, full);
     if (root === 'service') services.set(id, document);
-    operations.push({ replaceOne: { filter: { id }, replacement: full, upsert: true } });
+    operations.push(before ? replacing('id', full) : { insertOne: { document: full } });
   }
   if (operations.length === 0) return 0;
-  await writeLeavingOutUnindexableGeo(collection, operations, documents, warnings);
+  await bulkWriteWithRemedies(
+    collection,
+    operations,
+    replaceDuplicate('id'),
+    leavingOutUnindexableGeo(warnings),
+  );
   return operations.length;
-}
-
-/**
- * MongoDB refuses a whole document whose geometry its 2dsphere index cannot take. Our own checks should
- * have left such geometry out already; if the server is stricter still, the document is written again
- * without its geo fields, so the record is stored and served and only misses geo search.
- */
-async function writeLeavingOutUnindexableGeo(
-  collection: ReturnType<Db['collection']>,
-  operations: AnyBulkWriteOperation[],
-  documents: Map<string, Document>,
-  warnings: string[],
-): Promise<void> {
-  try {
-    await collection.bulkWrite(operations, { ordered: false });
-  } catch (error) {
-    if (!(error instanceof MongoBulkWriteError)) throw error;
-    const errors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
-    const retries: AnyBulkWriteOperation[] = [];
-    for (const writeError of errors) {
-      const operation = operations[writeError.index];
-      if (writeError.code !== GEO_KEYS_ERROR || !operation || !('replaceOne' in operation)) throw error;
-      const id = (operation.replaceOne.filter as { id: string }).id;
-      const { _geo: _unused, ...withoutGeo } = documents.get(id)!;
-      warnings.push(
-        `${id}: the database could not index its geometry (${writeError.errmsg}); left out of geo search`,
-      );
-      retries.push({ replaceOne: { filter: { id }, replacement: withoutGeo, upsert: true } });
-    }
-    await collection.bulkWrite(retries, { ordered: false });
-  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { entityTypes, rowCollection, type EntityType } from './entities.ts';
+import { entityTypes, relations, rowCollection, type EntityType } from './entities.ts';
 import type { Row } from './row.ts';
 
 /**
@@ -12,8 +12,11 @@ export interface BatchRows {
   completeLists: ReadonlySet<string>;
 }
 
+/** A relation by its child entity and the foreign key pointing to the parent. */
+const relationKey = (entity: EntityType, foreignKey: string) => `${entity}\u0000${foreignKey}`;
+
 export const childListKey = (entity: EntityType, foreignKey: string, parentId: string) =>
-  `${entity}\u0000${foreignKey}\u0000${parentId}`;
+  `${relationKey(entity, foreignKey)}\u0000${parentId}`;
 
 /**
  * Where composing reads rows from: the batch's own rows when they are known to be the database's, the
@@ -23,6 +26,11 @@ export const childListKey = (entity: EntityType, foreignKey: string, parentId: s
 export class RowSource {
   /** Rows of the batch by entity, foreign key and parent id, grouped on first use. */
   private readonly byParent = new Map<string, Map<string, Row[]>>();
+  /**
+   * Children read ahead, by entity and foreign key, for the batch's rows whose lists the batch did not
+   * give: one query per relation for the whole batch rather than one per level of nesting it appears at.
+   */
+  private readonly readAhead = new Map<string, Map<string, Row[]>>();
 
   private constructor(
     private readonly db: Db,
@@ -38,7 +46,33 @@ export class RowSource {
       if (await db.collection(rowCollection(entity)).findOne({}, { projection: { _id: 1 } }))
         populated.add(entity);
     }
-    return new RowSource(db, populated, batch);
+    const source = new RowSource(db, populated, batch);
+    await source.readChildrenAhead();
+    return source;
+  }
+
+  private async readChildrenAhead(): Promise<void> {
+    const wanted = new Map<string, { entity: EntityType; foreignKey: string; parentIds: string[] }>();
+    for (const [entity, rows] of this.batch.rows) {
+      for (const relation of relations[entity]) {
+        if (relation.kind !== 'many' || !this.populated.has(relation.entity)) continue;
+        const key = relationKey(relation.entity, relation.foreignKey);
+        if (!wanted.has(key))
+          wanted.set(key, { entity: relation.entity, foreignKey: relation.foreignKey, parentIds: [] });
+        const { parentIds } = wanted.get(key)!;
+        for (const id of rows.keys()) {
+          if (!this.batch.completeLists.has(childListKey(relation.entity, relation.foreignKey, id)))
+            parentIds.push(id);
+        }
+      }
+    }
+    for (const [key, { entity, foreignKey, parentIds }] of wanted) {
+      if (parentIds.length === 0) continue;
+      const children = new Map<string, Row[]>(parentIds.map((id) => [id, []]));
+      for (const row of await this.find(entity, { [foreignKey]: { $in: parentIds } }))
+        children.get(row[foreignKey] as string)?.push(row);
+      this.readAhead.set(key, children);
+    }
   }
 
   /** The rows of `entity` with these ids, those the batch wrote taken from it. */
@@ -59,10 +93,13 @@ export class RowSource {
   async childrenOf(entity: EntityType, foreignKey: string, parentIds: string[]): Promise<Row[]> {
     const found: Row[] = [];
     const unknown: string[] = [];
+    const readAhead = this.readAhead.get(relationKey(entity, foreignKey));
     for (const parentId of parentIds) {
-      if (this.batch.completeLists.has(childListKey(entity, foreignKey, parentId))) {
-        for (const row of this.batchChildren(entity, foreignKey).get(parentId) ?? []) found.push(row);
-      } else unknown.push(parentId);
+      const known = this.batch.completeLists.has(childListKey(entity, foreignKey, parentId))
+        ? (this.batchChildren(entity, foreignKey).get(parentId) ?? [])
+        : readAhead?.get(parentId);
+      if (known) for (const row of known) found.push(row);
+      else unknown.push(parentId);
     }
     if (unknown.length > 0) {
       for (const row of await this.find(entity, { [foreignKey]: { $in: unknown } })) found.push(row);
@@ -71,7 +108,7 @@ export class RowSource {
   }
 
   private batchChildren(entity: EntityType, foreignKey: string): Map<string, Row[]> {
-    const key = `${entity}\u0000${foreignKey}`;
+    const key = relationKey(entity, foreignKey);
     let grouped = this.byParent.get(key);
     if (!grouped) {
       grouped = new Map();

@@ -9,6 +9,7 @@ import {
   type RootEntity,
 } from './entities.ts';
 import { rowHash, type Row, type RowWrite } from './row.ts';
+import { bulkWriteWithRemedies, replaceDuplicate, replacing } from './bulk-writes.ts';
 import { childListKey, type BatchRows } from './row-source.ts';
 
 export interface RowChanges {
@@ -100,13 +101,21 @@ export async function planRowChanges(
   return { writes, changes, rows: { rows: finals, completeLists } };
 }
 
-/** Writes planned rows: one unordered bulk write per collection, each row replaced whole by id. */
-export async function applyRowChanges(db: Db, writes: Map<EntityType, Row[]>): Promise<void> {
+/**
+ * Writes planned rows: one unordered bulk write per collection, rows that were new at planning inserted,
+ * the others replaced whole by id.
+ */
+export async function applyRowChanges(
+  db: Db,
+  writes: Map<EntityType, Row[]>,
+  newRows: ReadonlySet<string>,
+): Promise<void> {
   for (const [entity, rows] of writes) {
-    const operations: AnyBulkWriteOperation<Row>[] = rows.map((row) => ({
-      replaceOne: { filter: { _id: row._id }, replacement: row, upsert: true },
-    }));
-    await db.collection<Row>(rowCollection(entity)).bulkWrite(operations, { ordered: false });
+    const operations: AnyBulkWriteOperation<Row>[] = rows.map((row) =>
+      newRows.has(rowKey(entity, row.id)) ? { insertOne: { document: row } } : replacing('_id', row),
+    );
+    const collection = db.collection<Row>(rowCollection(entity));
+    await bulkWriteWithRemedies(collection, operations, replaceDuplicate<Row>('_id'));
   }
 }
 

@@ -22,14 +22,21 @@ export async function dispatchCommand(
     const request = { body, databaseName };
     if (command.scope === 'server') return await command.run(request, context);
     const database = context.engine.ensureDatabase(databaseName);
-    return await database.exclusive(async () => {
-      try {
-        return await command.run(request, database, context);
-      } finally {
-        // Writes done before a failure (earlier statements of a batch) are kept, as on MongoDB.
-        await database.commit();
-      }
-    });
+    let durable: Promise<void> = Promise.resolve();
+    try {
+      return await database.exclusive(async () => {
+        try {
+          return await command.run(request, database, context);
+        } finally {
+          // Writes done before a failure (earlier statements of a batch) are kept, as on MongoDB.
+          durable = database.commit();
+        }
+      });
+    } finally {
+      // The reply waits for its writes to be durable; the next command has already begun meanwhile.
+      await durable;
+      if (database.shouldCompact) await database.compact();
+    }
   } catch (error) {
     const commandError = toCommandError(error);
     if (commandError.codeName === 'InternalError')

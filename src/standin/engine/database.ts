@@ -7,16 +7,19 @@ import type { DatabaseStore } from '../storage/database-store.ts';
 import type { JournalRecord } from '../storage/journal-record.ts';
 import { Collection, type CollectionHost } from './collection.ts';
 import { SerialQueue } from './serial-queue.ts';
+import { GroupCommit } from '../storage/group-commit.ts';
 import type { Options } from 'mingo/types';
 
 /**
  * A database: its collections, the queue its commands run through one at a time, and the journal
- * records of the command being run, which `commit()` makes durable before the reply goes out.
+ * records of the command being run, which `commit()` hands to the journal: the reply waits until they are
+ * durable, the next command does not.
  */
 export class Database implements CollectionHost {
   private readonly collections = new Map<string, Collection>();
   private readonly queue = new SerialQueue();
   private pending: JournalRecord[] = [];
+  private readonly journal: GroupCommit<JournalRecord>;
   private replaying = false;
   readonly mingoOptions: Partial<Options>;
 
@@ -24,6 +27,7 @@ export class Database implements CollectionHost {
     readonly name: string,
     private readonly store: DatabaseStore,
   ) {
+    this.journal = new GroupCommit((records) => store.append(records));
     // $lookup and friends get copies: mingo stages may modify the documents they are given.
     this.mingoOptions = mingoOptions((name) =>
       [...(this.collections.get(name)?.all() ?? [])].map(cloneDocument),
@@ -45,12 +49,14 @@ export class Database implements CollectionHost {
     return this.queue.run(task);
   }
 
-  /** Makes the changes recorded so far durable; compacts the files when the journal has grown. */
-  async commit(): Promise<void> {
+  /**
+   * Hands the changes recorded so far to the journal; resolves once they are durable. Call it before the
+   * next command runs (inside `exclusive`), and await it outside, so that the next command need not wait.
+   */
+  commit(): Promise<void> {
     const records = this.pending;
     this.pending = [];
-    await this.store.append(records);
-    if (this.store.shouldCompact) await this.store.compact(this.stateRecords());
+    return this.journal.add(records);
   }
 
   replay(records: JournalRecord[]): void {
@@ -77,8 +83,16 @@ export class Database implements CollectionHost {
     return collection;
   }
 
-  async compact(): Promise<void> {
-    await this.store.compact(this.stateRecords());
+  /**
+   * Rewrites the files as a snapshot of the current state once the journal has outgrown it. Runs between
+   * commands, once every record handed to the journal is written: the snapshot then holds exactly what
+   * the journal held.
+   */
+  compact(): Promise<void> {
+    return this.exclusive(async () => {
+      await this.journal.flushed();
+      if (this.store.shouldCompact) await this.store.compact(this.stateRecords());
+    });
   }
 
   get shouldCompact(): boolean {
@@ -122,10 +136,13 @@ export class Database implements CollectionHost {
   }
 
   async close(): Promise<void> {
+    await this.journal.flushed();
     await this.store.close();
   }
 
+  /** Removes the files, after the journal writes under way (which would recreate them). */
   async destroy(): Promise<void> {
+    await this.journal.flushed();
     await this.store.destroy();
   }
 }

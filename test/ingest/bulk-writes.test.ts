@@ -1,0 +1,91 @@
+import type { Collection, Document } from 'mongodb';
+import { MongoBulkWriteError } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bulkWriteWithRemedies, replaceDuplicate, replacing } from '../../src/ingest/bulk-writes.ts';
+import { leavingOutUnindexableGeo } from '../../src/ingest/unindexable-geo.ts';
+import { randomDatabaseName, startTestDatabase, type TestDatabase } from '../support/database.ts';
+
+let testDatabase: TestDatabase;
+let collection: Collection<Document>;
+
+beforeAll(async () => {
+  testDatabase = await startTestDatabase();
+  collection = testDatabase.client.db(randomDatabaseName()).collection('documents');
+  await collection.createIndex({ id: 1 }, { unique: true });
+});
+afterAll(async () => {
+  await testDatabase?.close();
+});
+
+describe('bulk writes with remedies', () => {
+  it('replaces a document planned as new that exists by then, keeping its _id, and inserts the others', async () => {
+    await collection.insertOne({ id: 'a', version: 1 });
+    const { _id: storedId } = (await collection.findOne({ id: 'a' }))!;
+    await bulkWriteWithRemedies(
+      collection,
+      [
+        { insertOne: { document: { id: 'a', version: 2 } } },
+        { insertOne: { document: { id: 'b', version: 1 } } },
+      ],
+      replaceDuplicate('id'),
+    );
+    const stored = await collection
+      .find({}, { projection: { _id: 1, id: 1, version: 1 } })
+      .sort({ id: 1 })
+      .toArray();
+    expect(stored.map(({ id, version }) => ({ id, version }))).toEqual([
+      { id: 'a', version: 2 },
+      { id: 'b', version: 1 },
+    ]);
+    expect(stored[0]!._id).toEqual(storedId);
+  });
+
+  it('throws a failure no remedy knows', async () => {
+    // MongoDB refuses an array as _id.
+    const arrayId = { _id: [1], id: 'c' } as unknown as Document;
+    const write = bulkWriteWithRemedies(collection, [{ insertOne: { document: arrayId } }]);
+    await expect(write).rejects.toBeInstanceOf(MongoBulkWriteError);
+    const duplicate = bulkWriteWithRemedies(collection, [{ insertOne: { document: { id: 'a' } } }]);
+    await expect(duplicate).rejects.toMatchObject({ code: 11000 });
+  });
+
+  it('replaces by _id when that is the key', async () => {
+    const rows = testDatabase.client.db(collection.dbName).collection<{ _id: string; n: number }>('rows');
+    await bulkWriteWithRemedies(rows, [replacing('_id', { _id: 'row', n: 1 })]);
+    await bulkWriteWithRemedies(
+      rows,
+      [{ insertOne: { document: { _id: 'row', n: 2 } } }],
+      replaceDuplicate('_id'),
+    );
+    expect(await rows.find().toArray()).toEqual([{ _id: 'row', n: 2 }]);
+  });
+
+  it('stores a document whose geometry the database cannot index without it, with a warning', async () => {
+    const places = testDatabase.client.db(collection.dbName).collection('places');
+    await places.createIndex({ '_geo.point': '2dsphere' });
+    const warnings: string[] = [];
+    const unindexable = {
+      id: 'far',
+      name: 'Far',
+      _geo: { point: { type: 'Point', coordinates: [500, 500] } },
+    };
+    await bulkWriteWithRemedies(
+      places,
+      [
+        { insertOne: { document: unindexable } },
+        { insertOne: { document: { id: 'near', _geo: { point: { type: 'Point', coordinates: [1, 2] } } } } },
+      ],
+      replaceDuplicate('id'),
+      leavingOutUnindexableGeo(warnings),
+    );
+    expect(await places.findOne({ id: 'far' }, { projection: { _id: 0 } })).toEqual({
+      id: 'far',
+      name: 'Far',
+    });
+    expect(await places.countDocuments({ id: 'near', '_geo.point': { $exists: true } })).toBe(1);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      /^far: the database could not index its geometry \(.+\); left out of geo search$/,
+    );
+  });
+});
