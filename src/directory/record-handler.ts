@@ -6,19 +6,22 @@ import type { Endpoint, QueryContext } from './endpoints.ts';
 import { attachServices } from './organization-services.ts';
 import { fullProjection } from '../db/served-fields.ts';
 import { storedBytes } from '../db/served-bytes.ts';
+import { BatchedLookup } from '../db/batched-lookup.ts';
 
 /**
- * GET of one fully nested record: one indexed read of the stored document, which is the response.
- * Organizations get their services joined (ids, or full services with `full_service=true`).
+ * GET of one fully nested record: one indexed read of the stored document, which is the response (the
+ * reads of concurrent requests made together). Organizations get their services joined (ids, or full
+ * services with `full_service=true`).
  */
 export function recordHandler(endpoint: Endpoint, { db }: QueryContext) {
+  const servedForms = new BatchedLookup(db.collection(endpoint.collection), SERVED_FORM);
   return async (ctx: Context) => {
     const id = (ctx.params as { id: string }).id;
     const collection = db.collection(endpoint.collection);
     const missing = () => new HttpProblem(404, `No ${endpoint.entity.replace(/_/g, ' ')} with id '${id}'.`);
     if (endpoint.entity !== 'organization') {
       // The record as serialized at import: one indexed read, no decoding of the nested document.
-      const stored = await collection.findOne({ id }, { projection: SERVED_FORM });
+      const stored = await servedForms.find(id);
       if (!stored) throw missing();
       const json = storedBytes(stored._json);
       if (json && typeof stored._etag === 'string') {
@@ -42,7 +45,7 @@ export function recordHandler(endpoint: Endpoint, { db }: QueryContext) {
 }
 
 /** Top-level fields only: `_modified` is `last_modified` as a date, the service's in a service at location. */
-const SERVED_FORM = { _id: 0, _json: 1, _etag: 1, _modified: 1 };
+const SERVED_FORM = { _id: 0, id: 1, _json: 1, _etag: 1, _modified: 1 };
 
 function lastModifiedOf(record: Document): Date | undefined {
   const value = record.last_modified ?? record.service?.last_modified;

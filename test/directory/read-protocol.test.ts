@@ -285,3 +285,23 @@ describe('served forms', () => {
     expect(await (await fetch(`${app.url}/services?per_page=1000`)).text()).toBe(page);
   });
 });
+
+describe('concurrent record requests', () => {
+  it('each get their own record, ETag or 404, exactly as when asked one at a time', async () => {
+    const paths = [
+      ...ids(await getJson('/services?per_page=20')).map((id) => `/services/${id}`),
+      ...ids(await getJson('/service_at_locations?per_page=10')).map((id) => `/service_at_locations/${id}`),
+      '/services/no-such-service',
+      '/taxonomy_terms/no-such-term',
+    ];
+    const answer = async (path: string) => {
+      const response = await fetch(`${app.url}${path}`);
+      return { status: response.status, etag: response.headers.get('etag'), body: await response.text() };
+    };
+    const alone = [];
+    for (const path of paths) alone.push(await answer(path));
+    const together = await Promise.all([...paths, ...paths].map(answer));
+    expect(together).toEqual([...alone, ...alone]);
+    expect(alone.filter((response) => response.status === 404)).toHaveLength(2);
+  });
+});
