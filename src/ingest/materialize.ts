@@ -6,7 +6,7 @@ import { composeRoots } from './compose.ts';
 import { RowSource, type BatchRows } from './row-source.ts';
 import { deriveFields } from './derived-fields.ts';
 import { composeServiceAtLocations } from './service-at-location-documents.ts';
-import { rootEntities, type RootEntity } from './entities.ts';
+import { relations, rootEntities, type RootEntity } from './entities.ts';
 import { servedBytes } from '../db/served-bytes.ts';
 import { listItemOf } from '../db/served-shapes.ts';
 import { entityTag } from '../http/entity-tag.ts';
@@ -98,7 +98,8 @@ async function rebuild(
       continue;
     }
     const { last_modified: lastModified, ...content } = document;
-    const hash = documentHash(content);
+    const contentJson = JSON.stringify(content);
+    const hash = documentHash(contentJson);
     const before = stored.get(id);
     if (before?._hash === hash) continue;
     if (root === 'service') {
@@ -113,7 +114,8 @@ async function rebuild(
       ...fields,
       _deps: embeddedIds(document),
       _hash: hash,
-      ...servedForm(root, document),
+      // Without a last_modified, the document's JSON is the content's, already serialized.
+      ...servedForm(root, document, 'last_modified' in document ? undefined : contentJson),
     };
     if (root === 'service') services.set(id, document);
     operations.push(before ? replacing('id', full) : { insertOne: { document: full } });
@@ -133,22 +135,39 @@ async function rebuild(
  * than on every read, with the record's strong ETag. Organizations have no stored whole form: their
  * `services` are joined when they are read.
  */
-function servedForm(root: RootEntity, document: Json): { _json?: Buffer; _etag?: string; _item: Buffer } {
+function servedForm(
+  root: RootEntity,
+  document: Json,
+  documentJson?: string,
+): { _json?: Buffer; _etag?: string; _item: Buffer } {
   const _item = servedBytes(JSON.stringify(listItemOf(root, document)));
   if (root === 'organization') return { _item };
-  const json = servedBytes(JSON.stringify(document));
+  const json = servedBytes(documentJson ?? JSON.stringify(document));
   return { _json: json, _etag: entityTag(json), _item };
 }
 
-/** Every id inside a document: a change to any of those entities must rebuild it. */
+/** Fields by which a row refers to one other entity (`organization_id`, `location_id`, …). */
+const referenceFields = new Set(
+  Object.values(relations).flatMap((list) =>
+    list.flatMap((relation) => (relation.kind === 'one' ? [relation.reference] : [])),
+  ),
+);
+
+/**
+ * Every id a document depends on: a change to any of those entities must rebuild it. That is every entity
+ * inside it, and every entity it refers to, found or not: one loaded later (an organization imported after
+ * its services) must reach the documents that were waiting for it.
+ */
 function embeddedIds(document: Json): string[] {
   const ids = new Set<string>();
   const walk = (value: unknown): void => {
     if (Array.isArray(value)) value.forEach(walk);
     else if (value !== null && typeof value === 'object') {
-      const id = (value as Json).id;
-      if (typeof id === 'string') ids.add(id);
-      Object.values(value).forEach(walk);
+      for (const [key, field] of Object.entries(value)) {
+        if (typeof field === 'string') {
+          if (key === 'id' || referenceFields.has(key)) ids.add(field);
+        } else walk(field);
+      }
     }
   };
   walk(document);

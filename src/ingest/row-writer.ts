@@ -110,7 +110,7 @@ export async function applyRowChanges(
   writes: Map<EntityType, Row[]>,
   newRows: ReadonlySet<string>,
 ): Promise<void> {
-  for (const [entity, rows] of writes) {
+  for (const [entity, rows] of rowWriteSequence(writes)) {
     const operations: AnyBulkWriteOperation<Row>[] = rows.map((row) =>
       newRows.has(rowKey(entity, row.id)) ? { insertOne: { document: row } } : replacing('_id', row),
     );
@@ -118,6 +118,18 @@ export async function applyRowChanges(
     await bulkWriteWithRemedies(collection, operations, replaceDuplicate<Row>('_id'));
   }
 }
+
+/**
+ * Rows are written children first and services last. Killed part-way, an import has then written a
+ * service's row only with all the rows of its record, so the rerun still sees the service row as changed
+ * by this import (which keeps the `last_modified` the publisher gave) whenever any part of it is new.
+ */
+const writeRank = (entity: EntityType) =>
+  entity === 'service' ? 2 : (rootEntities as readonly string[]).includes(entity) ? 1 : 0;
+
+/** The order `applyRowChanges` writes planned rows in, one entity type after another. */
+export const rowWriteSequence = (writes: Map<EntityType, Row[]>): [EntityType, Row[]][] =>
+  [...writes].sort(([a], [b]) => writeRank(a) - writeRank(b));
 
 /** Several records of a batch may carry the same entity (a shared organization): fold them in order. */
 function combineIncoming(rows: RowWrite[]): Map<EntityType, Map<string, { row: Row; replaced: boolean }>> {

@@ -35,11 +35,11 @@ export function rowHash(row: Record<string, unknown>): string {
 }
 
 /**
- * A digest of a composed document. Documents are composed from stored rows in a fixed order, so plain
- * JSON text is stable for equal content and much cheaper than sorting every key.
+ * A digest of a composed document, given as its JSON text. Documents are composed from stored rows in a
+ * fixed order, so plain JSON text is stable for equal content and much cheaper than sorting every key.
  */
-export function documentHash(document: Record<string, unknown>): string {
-  return createHash('sha1').update(JSON.stringify(document)).digest('base64url');
+export function documentHash(json: string): string {
+  return createHash('sha1').update(json).digest('base64url');
 }
 
 /** JSON with object keys sorted, so equal content gives equal text whatever the key order. */

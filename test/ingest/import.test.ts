@@ -245,6 +245,22 @@ describe('changes reach every document that embeds them', () => {
       locations: [{ id: LOC }],
     });
   });
+
+  it('an entity loaded after the records that refer to it reaches them', async () => {
+    // A service that names its organization only by id, before the organization itself is loaded.
+    const { organization: _nested, ...alone } = service();
+    await importLines(db, [{ ...alone, organization_id: ORG }]);
+    expect(await findService()).not.toHaveProperty('organization');
+    expect((await findSal())?.service).not.toHaveProperty('organization');
+
+    // Alone too: nothing else it carries (its locations) is in the service.
+    const { locations: _locations, ...organizationAlone } = organization();
+    expect(await importLines(db, [organizationAlone], { type: 'organization' })).toMatchObject({
+      inserted: 1,
+    });
+    expect(await findService()).toMatchObject({ organization: { id: ORG, name: 'Harbor Food Bank' } });
+    expect(await findSal()).toMatchObject({ service: { organization: { id: ORG } } });
+  });
 });
 
 describe('data unusable for one feature', () => {
