@@ -11,13 +11,12 @@
  *     time, and the app process's RSS and heap sampled during each stream against its RSS just before.
  *
  * The bare server first fetches from the app every path it will be asked for (every record, page and
- * stream): a minute or two, mostly the list pages, each of which costs the stand-in a copy of every
- * service to count them.
+ * stream): ten seconds or so.
  *
  * The directory is N generated services (scripts/generator, default 10,000), imported with `importRecords`
- * into a fresh stand-in at ~100-200 services/s: minutes. `--data-dir DIR` keeps the stand-in's data in DIR:
- * the first run imports into it, later runs find the services there and skip the import (--count is then
- * ignored). A default run takes three to four minutes besides the import.
+ * into a fresh stand-in at ~300 services/s: about half a minute. `--data-dir DIR` keeps the stand-in's data
+ * in DIR: the first run imports into it, later runs find the services there and skip the import (--count is
+ * then ignored). A default run takes about two minutes besides the import.
  *
  * Prints a verdict against the targets but exits 0 whatever the timings (shared machines are noisy); it
  * fails only when something errors. Profile with `node --cpu-prof --import tsx bench/read.ts`: each

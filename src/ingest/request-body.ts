@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, open, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -56,11 +55,16 @@ export async function spoolBody(
 ): Promise<string> {
   await mkdir(directory, { recursive: true });
   const file = join(directory, `${randomUUID()}.ndjson`);
+  // Created before the body is read: a stream that opened the file itself could still be opening it when
+  // a body refused at once fails, and create it after its removal.
+  const handle = await open(file, 'wx');
   try {
-    await pipeline(Readable.from(limitedBody(request, limitBytes)), createWriteStream(file, { flags: 'wx' }));
+    await pipeline(Readable.from(limitedBody(request, limitBytes)), handle.createWriteStream());
     return file;
   } catch (error) {
     await rm(file, { force: true });
     throw error;
+  } finally {
+    await handle.close().catch(() => {});
   }
 }

@@ -96,6 +96,24 @@ describe('list pages', () => {
     await c.updateOne({ _id: 2 }, { $set: { name: 'd' } });
     expect(await page(-1, 0)).toEqual(['z', 'q', 'm']);
   });
+
+  it('skips into and past runs of equal keys, with and without a filter', async () => {
+    const c = fresh('tied-pages');
+    await c.createIndex({ group: 1 });
+    const groups = ['b', 'a', 'c', 'b', 'a', 'b', 'c', 'a', 'b'];
+    await c.insertMany(groups.map((group, i) => ({ _id: i, group, odd: i % 2 === 1 })));
+    const page = async (filter: Document, direction: 1 | -1, skip: number, limit = 3) =>
+      (await c.find(filter).sort({ group: direction }).skip(skip).limit(limit).toArray()).map((d) => d.group);
+    expect(await page({}, 1, 2)).toEqual(['a', 'b', 'b']);
+    expect(await page({}, 1, 4)).toEqual(['b', 'b', 'b']);
+    expect(await page({}, 1, 7)).toEqual(['c', 'c']);
+    expect(await page({}, -1, 1)).toEqual(['c', 'b', 'b']);
+    expect(await page({}, 1, 9)).toEqual([]);
+    expect(await page({}, 1, 100)).toEqual([]);
+    expect(await page({ odd: true }, 1, 1, 10)).toEqual(['a', 'b', 'b']);
+    const all = await c.find({}).sort({ group: 1 }).skip(3).toArray();
+    expect(all.map((d) => d.group)).toEqual(['b', 'b', 'b', 'b', 'c', 'c']);
+  });
 });
 
 describe('$lookup with localField, foreignField and a pipeline', () => {

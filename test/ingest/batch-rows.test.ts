@@ -6,13 +6,12 @@
 import type { Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serviceNdjsonChunks } from '../../scripts/generator/ndjson-chunks.ts';
-import { Database } from '../../src/db/database.ts';
+import type { Database } from '../../src/db/database.ts';
 import { documentCollection } from '../../src/db/collections.ts';
 import { rootEntities, type RootEntity } from '../../src/ingest/entities.ts';
 import { materialize } from '../../src/ingest/materialize.ts';
 import type { RowChanges } from '../../src/ingest/row-writer.ts';
-import { createLogger } from '../../src/log.ts';
-import { randomDatabaseName, startTestDatabase, type TestDatabase } from '../support/database.ts';
+import { openIndexedDatabase, startTestDatabase, type TestDatabase } from '../support/database.ts';
 import { importLines } from '../support/import.ts';
 
 type Json = Record<string, unknown>;
@@ -23,14 +22,8 @@ let db: Db;
 
 beforeAll(async () => {
   testDatabase = await startTestDatabase();
-  db = testDatabase.client.db(randomDatabaseName());
-  database = new Database({
-    uri: testDatabase.uri,
-    dbName: db.databaseName,
-    timeoutMs: 5000,
-    logger: createLogger('silent'),
-  });
-  await database.ensureIndexes();
+  database = await openIndexedDatabase(testDatabase);
+  db = database.db;
 });
 afterAll(async () => {
   await database?.close();

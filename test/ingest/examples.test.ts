@@ -4,13 +4,12 @@ import { fileURLToPath } from 'node:url';
 import type { Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentCollection } from '../../src/db/collections.ts';
-import { Database } from '../../src/db/database.ts';
+import type { Database } from '../../src/db/database.ts';
 import { rootEntities, rowCollection, type EntityType, type RootEntity } from '../../src/ingest/entities.ts';
 import { importRecords } from '../../src/ingest/import.ts';
 import type { ImportReport } from '../../src/ingest/report.ts';
 import { readInputPath } from '../../src/ingest/sources/input-path.ts';
-import { createLogger } from '../../src/log.ts';
-import { startTestDatabase, type TestDatabase } from '../support/database.ts';
+import { openIndexedDatabase, startTestDatabase, type TestDatabase } from '../support/database.ts';
 import { withoutGeneratedFields } from './generated-fields.ts';
 
 type Json = Record<string, unknown>;
@@ -35,16 +34,9 @@ afterAll(async () => {
   await testDatabase?.close();
 });
 
-/** A fresh database with the production indexes (their geo indexes refuse what MongoDB would). */
 async function freshDatabase(): Promise<Db> {
-  const database = new Database({
-    uri: testDatabase.uri,
-    dbName: `${testDatabase.db.databaseName}_${Math.random().toString(36).slice(2, 8)}`,
-    timeoutMs: 2000,
-    logger: createLogger('silent'),
-  });
+  const database = await openIndexedDatabase(testDatabase);
   opened.push(database);
-  await database.ensureIndexes();
   return database.db;
 }
 

@@ -1,8 +1,7 @@
 import type { Db } from 'mongodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Database } from '../../src/db/database.ts';
-import { createLogger } from '../../src/log.ts';
-import { startTestDatabase, type TestDatabase } from '../support/database.ts';
+import type { Database } from '../../src/db/database.ts';
+import { openIndexedDatabase, startTestDatabase, type TestDatabase } from '../support/database.ts';
 import { importLines, served } from '../support/import.ts';
 
 let testDatabase: TestDatabase;
@@ -19,14 +18,8 @@ afterAll(async () => {
 beforeEach(async () => {
   // A fresh database per test: each test states the data it needs.
   await database?.close();
-  db = testDatabase.client.db(`${testDatabase.db.databaseName}_${Math.random().toString(36).slice(2, 8)}`);
-  database = new Database({
-    uri: testDatabase.uri,
-    dbName: db.databaseName,
-    timeoutMs: 2000,
-    logger: createLogger('silent'),
-  });
-  await database.ensureIndexes();
+  database = await openIndexedDatabase(testDatabase);
+  db = database.db;
 });
 
 const ORG = '11111111-1111-4111-8111-111111111111';

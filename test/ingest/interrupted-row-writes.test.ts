@@ -7,15 +7,14 @@
 import type { Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serviceNdjsonChunks } from '../../scripts/generator/ndjson-chunks.ts';
-import { Database } from '../../src/db/database.ts';
+import type { Database } from '../../src/db/database.ts';
 import { documentCollection } from '../../src/db/collections.ts';
 import { decompose } from '../../src/ingest/decompose.ts';
 import { rootEntities } from '../../src/ingest/entities.ts';
 import { recordPending } from '../../src/ingest/pending.ts';
 import { applyRowChanges, planRowChanges, rowWriteSequence } from '../../src/ingest/row-writer.ts';
 import { validateRecord } from '../../src/ingest/validate.ts';
-import { createLogger } from '../../src/log.ts';
-import { randomDatabaseName, startTestDatabase, type TestDatabase } from '../support/database.ts';
+import { openIndexedDatabase, startTestDatabase, type TestDatabase } from '../support/database.ts';
 import { importLines } from '../support/import.ts';
 
 type Json = Record<string, unknown>;
@@ -32,14 +31,8 @@ afterAll(async () => {
 });
 
 async function freshDb(): Promise<Db> {
-  const database = new Database({
-    uri: testDatabase.uri,
-    dbName: randomDatabaseName(),
-    timeoutMs: 5000,
-    logger: createLogger('silent'),
-  });
+  const database = await openIndexedDatabase(testDatabase);
   opened.push(database);
-  await database.ensureIndexes();
   return database.db;
 }
 

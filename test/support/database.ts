@@ -16,6 +16,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient, type Db } from 'mongodb';
+import { Database } from '../../src/db/database.ts';
+import { createLogger } from '../../src/log.ts';
 
 export interface TestDatabase {
   /** Connection string of the server (no database name in it). */
@@ -85,4 +87,19 @@ export async function startTestDatabase(): Promise<TestDatabase> {
       }
     },
   };
+}
+
+/**
+ * A fresh database on the test server, owned by the app's `Database` with the production indexes created
+ * (their geo indexes refuse what MongoDB would). The caller closes it.
+ */
+export async function openIndexedDatabase(testDatabase: TestDatabase): Promise<Database> {
+  const database = new Database({
+    uri: testDatabase.uri,
+    dbName: randomDatabaseName(),
+    timeoutMs: 5000,
+    logger: createLogger('silent'),
+  });
+  await database.ensureIndexes();
+  return database;
 }

@@ -125,14 +125,29 @@ export class CollectionIndex {
     return this.isComplete && this.fields.length === 1 && this.fields[0] === field && !this.multikey;
   }
 
-  /** Document ids in key order (equal keys in the order they were indexed). */
-  *idsInOrder(direction: 1 | -1): Generator<string> {
+  /**
+   * Document ids in key order (equal keys in the order they were indexed), from the `skip`-th on: the
+   * ones before are counted key by key, not produced one by one.
+   */
+  *idsInOrder(direction: 1 | -1, skip = 0): Generator<string> {
     this.orderedKeys ??= [...this.entries.keys()].sort((a, b) =>
       compareValues(this.entries.get(a)?.value, this.entries.get(b)?.value),
     );
     const keys = this.orderedKeys;
-    for (let i = 0; i < keys.length; i++)
-      yield* idsOf(this.entries.get(keys[direction === 1 ? i : keys.length - 1 - i]!));
+    let toSkip = skip;
+    for (let i = 0; i < keys.length; i++) {
+      const posting = this.entries.get(keys[direction === 1 ? i : keys.length - 1 - i]!);
+      if (!posting) continue;
+      const size = typeof posting.ids === 'string' ? 1 : posting.ids.size;
+      if (toSkip >= size) {
+        toSkip -= size;
+        continue;
+      }
+      for (const id of idsOf(posting)) {
+        if (toSkip > 0) toSkip--;
+        else yield id;
+      }
+    }
   }
 
   /** Ids of documents whose single-field key equals `value`. */

@@ -179,16 +179,16 @@ export class Collection {
   }
 
   /**
-   * All documents in the order of a single-key sort, by walking an index on that key; null when no
-   * index gives that order.
+   * All documents in the order of a single-key sort, from the `skip`-th on, by walking an index on that
+   * key; null when no index gives that order.
    */
-  inIndexOrder(sort: Record<string, 1 | -1>): Iterable<Document> | null {
+  inIndexOrder(sort: Record<string, 1 | -1>, skip = 0): Iterable<Document> | null {
     const keys = Object.keys(sort);
     if (keys.length !== 1) return null;
     const field = keys[0]!;
     const index = [...this.indexes.values()].find((candidate) => candidate.servesSort(field));
     if (!index) return null;
-    return this.docsByIds(index.idsInOrder(sort[field]!));
+    return this.docsByIds(index.idsInOrder(sort[field]!, skip));
   }
 
   private *docsByIds(ids: Iterable<string>): Generator<Document> {

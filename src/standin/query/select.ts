@@ -40,11 +40,14 @@ export function selectDocuments(
   if (near) assertNearIndex(near, collection.indexSpecs);
 
   const plan = collection.candidates(rest);
-  // A scan of the whole collection in sort order can walk an index on the sort key instead of sorting.
-  const ordered = sort && !near && plan.indexName === null ? collection.inIndexOrder(sort) : null;
+  // A scan of the whole collection in sort order can walk an index on the sort key instead of sorting;
+  // with no filter, every document matches, so the walk can start at the skip-th one.
+  const skipInWalk = Object.keys(rest).length === 0 ? skip : 0;
+  const ordered = sort && !near && plan.indexName === null ? collection.inIndexOrder(sort, skipInWalk) : null;
   const needsSort = sort !== undefined && ordered === null;
+  const toSkip = ordered ? skip - skipInWalk : skip;
   // Without a reordering the scan can stop as soon as skip + limit documents matched.
-  const stopAfter = !needsSort && !near && limit > 0 ? skip + limit : Infinity;
+  const stopAfter = !needsSort && !near && limit > 0 ? toSkip + limit : Infinity;
   let selected: Document[] = [];
   for (const doc of ordered ?? plan.docs) {
     if (!matches(doc)) continue;
@@ -53,5 +56,5 @@ export function selectDocuments(
   }
   if (near) selected = orderByNearness(near, selected);
   if (needsSort) selected = sortDocuments(selected, sort);
-  return selected.slice(skip, limit > 0 ? skip + limit : undefined);
+  return selected.slice(toSkip, limit > 0 ? toSkip + limit : undefined);
 }
