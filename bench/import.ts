@@ -8,7 +8,8 @@
  *   - baseline: `insertMany` of the same documents into one collection (what the database alone takes).
  *
  * Prints a verdict against the targets but exits 0 whatever the timings (shared machines are noisy); it
- * fails only when the import errors or does not insert every service.
+ * fails only when the import errors or does not insert every service. The default 100,000 services take
+ * about 15 minutes on a 2-core machine, and the stand-in holding them ~19 GB of memory.
  */
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
