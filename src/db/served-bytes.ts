@@ -1,4 +1,5 @@
 import { Binary } from 'mongodb';
+import type { RootEntity } from '../ingest/entities.ts';
 
 /**
  * The served forms (`_json`, `_item`) are stored as BSON binary holding UTF-8 JSON: read back, they are
@@ -17,3 +18,9 @@ export function storedBytes(value: unknown): Buffer | undefined {
   const bytes = value.buffer;
   return Buffer.from(bytes.buffer, bytes.byteOffset, value.position);
 }
+
+/**
+ * Whether a root's documents keep the whole record as served (`_json`). Organizations do not: their
+ * `services` are joined when they are read (ids, or full services with `full_service=true`).
+ */
+export const storesWholeRecord = (root: RootEntity): boolean => root !== 'organization';

@@ -8,7 +8,7 @@ import { parseListParameters } from './list-params.ts';
 import { attachServices, withServices } from './organization-services.ts';
 import { withinCircle } from './postcode-query.ts';
 import { fullProjection } from '../db/served-fields.ts';
-import { servedBytes, storedBytes } from '../db/served-bytes.ts';
+import { servedBytes, storedBytes, storesWholeRecord } from '../db/served-bytes.ts';
 
 const COMMA = Buffer.from(',');
 const PAGE_END = Buffer.from(']}');
@@ -48,7 +48,7 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
         : collection.countDocuments(countFilter);
 
     // Organizations in full have their services joined at read time: no stored form to send.
-    if (endpoint.entity === 'organization' && parameters.full === true) {
+    if (!storesWholeRecord(endpoint.entity) && parameters.full === true) {
       const fullServices = parameters.full_service === true;
       if (parameters.format === 'ndjson') {
         return sendNdjson(

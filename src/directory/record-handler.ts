@@ -5,7 +5,7 @@ import { parseListParameters } from './list-params.ts';
 import type { Endpoint, QueryContext } from './endpoints.ts';
 import { attachServices } from './organization-services.ts';
 import { fullProjection } from '../db/served-fields.ts';
-import { storedBytes } from '../db/served-bytes.ts';
+import { storedBytes, storesWholeRecord } from '../db/served-bytes.ts';
 import { BatchedLookup } from '../db/batched-lookup.ts';
 
 /**
@@ -19,7 +19,7 @@ export function recordHandler(endpoint: Endpoint, { db }: QueryContext) {
     const id = (ctx.params as { id: string }).id;
     const collection = db.collection(endpoint.collection);
     const missing = () => new HttpProblem(404, `No ${endpoint.entity.replace(/_/g, ' ')} with id '${id}'.`);
-    if (endpoint.entity !== 'organization') {
+    if (storesWholeRecord(endpoint.entity)) {
       // The record as serialized at import: one indexed read, no decoding of the nested document.
       const stored = await servedForms.find(id);
       if (!stored) throw missing();
@@ -34,7 +34,7 @@ export function recordHandler(endpoint: Endpoint, { db }: QueryContext) {
     }
     const record = await collection.findOne({ id }, { projection: fullProjection });
     if (!record) throw missing();
-    if (endpoint.entity === 'organization') {
+    if (!storesWholeRecord(endpoint.entity)) {
       const { full_service: full } = parseListParameters(['full_service'], ctx.query, undefined);
       await attachServices(db, [record], full);
     }

@@ -7,7 +7,7 @@ import { RowSource, type BatchRows } from './row-source.ts';
 import { deriveFields } from './derived-fields.ts';
 import { composeServiceAtLocations } from './service-at-location-documents.ts';
 import { relations, rootEntities, type RootEntity } from './entities.ts';
-import { servedBytes } from '../db/served-bytes.ts';
+import { servedBytes, storesWholeRecord } from '../db/served-bytes.ts';
 import { listItemOf } from '../db/served-shapes.ts';
 import { entityTag } from '../http/entity-tag.ts';
 import { documentHash } from './row.ts';
@@ -141,7 +141,7 @@ function servedForm(
   documentJson?: string,
 ): { _json?: Buffer; _etag?: string; _item: Buffer } {
   const _item = servedBytes(JSON.stringify(listItemOf(root, document)));
-  if (root === 'organization') return { _item };
+  if (!storesWholeRecord(root)) return { _item };
   const json = servedBytes(documentJson ?? JSON.stringify(document));
   return { _json: json, _etag: entityTag(json), _item };
 }
