@@ -32,7 +32,7 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
       const cursor = collection
         .find(query.filter, { projection: { _id: 0, id: 1, last_modified: 1 } })
         .sort(ORDER);
-      return sendJsonArray(
+      return await sendJsonArray(
         ctx,
         mapped(cursor, (service) => ({ id: service.id, modified_date: service.last_modified })),
       );
@@ -51,7 +51,7 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
     if (!storesWholeRecord(endpoint.entity) && parameters.full === true) {
       const fullServices = parameters.full_service === true;
       if (parameters.format === 'ndjson') {
-        return sendNdjson(
+        return await sendNdjson(
           ctx,
           withServices(context.db, open(context, endpoint, query, projection), fullServices),
         );
@@ -68,7 +68,10 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
       parameters.full === true ? { field: '_json', projection } : { field: '_item', projection };
     const served = { _id: 0, id: 1, [form.field]: 1 };
     if (parameters.format === 'ndjson') {
-      return sendNdjson(ctx, storedForms(context, endpoint, form, open(context, endpoint, query, served)));
+      return await sendNdjson(
+        ctx,
+        storedForms(context, endpoint, form, open(context, endpoint, query, served)),
+      );
     }
     const [total, items] = await Promise.all([
       count(),

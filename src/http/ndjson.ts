@@ -8,6 +8,8 @@ export class SerializedJson {
 
 const NEWLINE = Buffer.from('\n');
 const COMMA = Buffer.from(',');
+const OPEN_ARRAY = Buffer.from('[');
+const CLOSE_ARRAY = Buffer.from(']');
 
 const bytesOf = (item: unknown): Buffer =>
   item instanceof SerializedJson ? item.bytes : Buffer.from(JSON.stringify(item), 'utf8');
@@ -18,36 +20,51 @@ const CHUNK_BYTES = 64 * 1024;
 /**
  * Streams items as NDJSON. The stream pulls from `items` only as fast as the client reads (backpressure),
  * so memory stays flat whatever the count; if the client goes away, the stream is destroyed, which ends
- * the generator and so closes the database cursor behind it.
+ * the generator and so closes the database cursor behind it. The first chunk is read before anything is
+ * sent: a query that fails at once (the database unreachable) reaches the error handler as a problem.
  */
-export function sendNdjson(ctx: Context, items: AsyncIterable<unknown>): void {
+export async function sendNdjson(ctx: Context, items: AsyncIterable<unknown>): Promise<void> {
+  const body = await started(chunks(items, (item) => [bytesOf(item), NEWLINE]));
   ctx.type = 'application/x-ndjson';
-  ctx.body = Readable.from(chunks(items, (item) => [bytesOf(item), NEWLINE]));
+  ctx.body = body;
 }
 
 /** Streams items as one JSON array, for the `minimal` listing the spec wants in a single response. */
-export function sendJsonArray(ctx: Context, items: AsyncIterable<unknown>): void {
-  ctx.type = 'application/json';
-  ctx.body = Readable.from(jsonArray(items));
-}
-
-async function* jsonArray(items: AsyncIterable<unknown>): AsyncGenerator<Buffer> {
+export async function sendJsonArray(ctx: Context, items: AsyncIterable<unknown>): Promise<void> {
   let first = true;
-  yield Buffer.from('[');
-  yield* chunks(items, (item) => {
+  const render = (item: unknown) => {
     const parts = first ? [bytesOf(item)] : [COMMA, bytesOf(item)];
     first = false;
     return parts;
-  });
-  yield Buffer.from(']');
+  };
+  const body = await started(chunks(items, render, OPEN_ARRAY, CLOSE_ARRAY));
+  ctx.type = 'application/json';
+  ctx.body = body;
 }
 
+/** A stream of `chunks` whose first chunk has already been read (so its failure is thrown here). */
+async function started(chunks: AsyncGenerator<Buffer>): Promise<Readable> {
+  const first = await chunks.next();
+  async function* all(): AsyncGenerator<Buffer> {
+    if (first.done) return;
+    yield first.value;
+    yield* chunks;
+  }
+  const stream = Readable.from(all());
+  // A client gone before the stream was read still closes the cursor behind the chunks.
+  stream.once('close', () => void chunks.return(undefined).catch(() => {}));
+  return stream;
+}
+
+/** Items rendered into chunks of about CHUNK_BYTES, between `open` and `close`. */
 async function* chunks(
   items: AsyncIterable<unknown>,
   render: (item: unknown) => Buffer[],
+  open?: Buffer,
+  close?: Buffer,
 ): AsyncGenerator<Buffer> {
-  let parts: Buffer[] = [];
-  let size = 0;
+  let parts: Buffer[] = open ? [open] : [];
+  let size = open?.length ?? 0;
   for await (const item of items) {
     for (const part of render(item)) {
       parts.push(part);
@@ -58,6 +75,10 @@ async function* chunks(
       parts = [];
       size = 0;
     }
+  }
+  if (close) {
+    parts.push(close);
+    size += close.length;
   }
   if (size > 0) yield Buffer.concat(parts, size);
 }

@@ -41,6 +41,9 @@ interface ReceivedBody {
   discard(): Promise<void>;
 }
 
+/** Imports accepted at once (uploading, waiting or running), per process. */
+const MAX_QUEUED_IMPORTS = 8;
+
 /**
  * `POST /import`: bulk loading over HTTP, for aggregators, with the CLI's validation, idempotency and report
  * (`importRecords` underneath). Access-controlled like the management protocol. The body is received whole
@@ -48,33 +51,44 @@ interface ReceivedBody {
  * With `wait=true` the answer is the report; otherwise 202 with a Waiting meta entry, completed with the
  * report when the import has run. Imports run one at a time.
  */
-/** Imports waiting or running at once, per process. */
-const MAX_QUEUED_IMPORTS = 8;
-
 export function importRoutes({ db, config, logger, attempts }: ProtocolDependencies): Router {
   const queue = new SerialQueue();
+  /** Imports whose body is being received, waiting or running. */
+  let accepted = 0;
   const tracked = new ImportEntries(new MetaEntries(db), logger);
   const router = new Router();
 
   router.post('/import', protocolErrors(), requireAccess(db, attempts), async (ctx) => {
     const options = parseQuery(ctx.query);
-    // Each queued import holds its body (in memory for JSON): refuse more rather than run out of memory.
-    if (queue.size >= MAX_QUEUED_IMPORTS) {
+    // Each accepted import holds its body (in memory for JSON) from its upload until it has run: refuse
+    // more, counting those still uploading, rather than run out of memory or disk.
+    if (accepted >= MAX_QUEUED_IMPORTS) {
       throw new HttpProblem(503, 'Too many imports are waiting; retry later.', {
         headers: { 'Retry-After': '30' },
       });
     }
-    const body = await receiveBody(ctx, config);
+    accepted += 1;
+    let body: ReceivedBody;
+    try {
+      body = await receiveBody(ctx, config);
+    } catch (error) {
+      accepted -= 1;
+      throw error;
+    }
+    const release = async () => {
+      accepted -= 1;
+      await body.discard();
+    };
     const runImport = () =>
       queue
         .run(() => importRecords(db, body.records(), { dryRun: options.dry_run, type: options.type }))
-        .finally(() => body.discard());
+        .finally(release);
     if (options.wait) {
       ctx.body = await runImport();
       return;
     }
     const entry = await tracked.open(describeCall(ctx, config)).catch(async (error: unknown) => {
-      await body.discard();
+      await release();
       throw error;
     });
     ctx.state.metaEntryId = entry.id;

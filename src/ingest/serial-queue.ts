@@ -4,16 +4,9 @@
  */
 export class SerialQueue {
   private tail: Promise<unknown> = Promise.resolve();
-  private pending = 0;
-
-  /** Tasks given and not yet finished (the running one included). */
-  get size(): number {
-    return this.pending;
-  }
 
   run<T>(task: () => Promise<T>): Promise<T> {
-    this.pending += 1;
-    const result = this.tail.then(task).finally(() => (this.pending -= 1));
+    const result = this.tail.then(task);
     this.tail = result.catch(() => undefined);
     return result;
   }

@@ -77,6 +77,17 @@ describe('problem details', () => {
     });
   });
 
+  it('reads a body of any JSON type (application/ld+json too), never ignoring it', async () => {
+    const response = await fetch(`${app.url}/services`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/ld+json' },
+      body: JSON.stringify({ per_page: 100_000 }),
+    });
+    // Read, the body's per_page is over the maximum: ignored, it would have been a 200.
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ errors: [{ parameter: 'per_page' }] });
+  });
+
   it('rejects malformed JSON with 400', async () => {
     const response = await fetch(`${app.url}/services`, {
       method: 'POST',

@@ -32,6 +32,13 @@ describe.skipIf(Boolean(process.env.MONGODB_URI))('readiness while the database 
       expect(down.status).toBe(503);
       expect(down.headers.get('retry-after')).toBe('5');
       expect(await down.json()).toEqual({ status: 'unavailable', database: 'down' });
+      // Streamed answers too: the query fails before anything is sent, so it is a problem, not a cut body.
+      for (const list of ['/services?format=ndjson', '/services?minimal=true', '/services']) {
+        const streamed = await fetch(new URL(list, readyz));
+        expect(streamed.status, list).toBe(503);
+        expect(streamed.headers.get('content-type'), list).toMatch(/^application\/problem\+json/);
+        expect(streamed.headers.get('retry-after'), list).not.toBeNull();
+      }
 
       standin = await startStandin({ port, dataDir });
       await waitFor(async () => (await fetch(readyz)).status === 200, 15_000, 'readiness after restart');

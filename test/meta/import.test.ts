@@ -201,6 +201,44 @@ describe('POST /import cut off mid-upload', () => {
   });
 });
 
+describe('POST /import accepted at once', () => {
+  it('refuses a ninth import while eight are uploading, and takes one again once they are gone', async () => {
+    // Nine uploads that never finish: whichever comes ninth is refused, and it is the only one answered.
+    const answers: { status?: number; retryAfter?: string | string[] }[] = [];
+    const uploads = Array.from({ length: 9 }, () => {
+      const upload = request(`${app.url}/import?wait=true`, {
+        method: 'POST',
+        headers: {
+          ...loader.headers,
+          'content-type': 'application/x-ndjson',
+          'transfer-encoding': 'chunked',
+        },
+      });
+      upload.on('response', (response) => {
+        answers.push({ status: response.statusCode, retryAfter: response.headers['retry-after'] });
+        response.resume();
+      });
+      upload.on('error', () => {});
+      upload.write(`${JSON.stringify(service('Still Uploading'))}\n`);
+      return upload;
+    });
+    await eventually(async () => answers[0]);
+    expect(answers).toEqual([{ status: 503, retryAfter: '30' }]);
+    const before = app.logs.length;
+    for (const upload of uploads) upload.destroy();
+    // Each cut-off upload is answered (and logged) once the server has let go of it.
+    await eventually(async () => {
+      const answered = app.logs
+        .slice(before)
+        .filter((line) => line.msg === 'request' && line.path === '/import');
+      return answered.length >= uploads.length - 1 || undefined;
+    });
+    const after = await post('?wait=true', ndjson(service('After Them')), 'application/x-ndjson');
+    expect(after.status).toBe(200);
+    expect(await spooled()).toEqual([]);
+  });
+});
+
 describe('POST /import JSON size', () => {
   it('keeps JSON bodies (parsed in memory) small, and points larger loads to NDJSON', async () => {
     const small = await startTestApp({ HSDS_IMPORT_JSON_LIMIT_BYTES: '2048' });
