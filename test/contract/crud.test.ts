@@ -304,6 +304,21 @@ describe('projection', () => {
     expect(await one({ tags: { $slice: 1 } })).toEqual({ ...doc, tags: ['a'] });
   });
 
+  it('$slice of a nested array beside an exclusion leaves the stored document whole', async () => {
+    const nested = fresh('nested-slice');
+    const stored = { _id: 1, name: 'Gamma', sub: { tags: [1, 2, 3] } };
+    await nested.insertOne(stored);
+    expect(await nested.findOne({ _id: 1 }, { projection: { name: 0, 'sub.tags': { $slice: 1 } } })).toEqual({
+      _id: 1,
+      sub: { tags: [1] },
+    });
+    expect(await nested.findOne({ _id: 1 })).toEqual(stored);
+    // Queries and updates see the whole array too, not only the stored bytes.
+    expect(await nested.countDocuments({ 'sub.tags': 3 })).toBe(1);
+    await nested.updateOne({ _id: 1 }, { $set: { name: 'Delta' } });
+    expect(await nested.findOne({ _id: 1 })).toEqual({ ...stored, name: 'Delta' });
+  });
+
   it('$elemMatch projection returns only the first matching element, and omits the field when none matches', async () => {
     expect(await one({ phones: { $elemMatch: { type: 'fax' } } })).toEqual({
       _id: 1,

@@ -23,9 +23,11 @@ export function compileProjection(projection: unknown, options: Partial<Options>
   const slices = fields.filter(([, spec]) => isSlice(spec));
   if (slices.length > 0 && fields.every(([, spec]) => isSlice(spec) || isExclusion(spec))) {
     const exclusions = Object.fromEntries(fields.filter(([, spec]) => isExclusion(spec)));
-    const exclude = mingoProjector(exclusions, options) ?? cloneDocument;
+    const exclude = mingoProjector(exclusions, options);
     return (doc) => {
-      const out = exclude(doc);
+      // A deep copy: mingo's exclusion result shares nested objects with the stored document, which
+      // slicing a nested array would otherwise cut.
+      const out = cloneDocument(exclude ? exclude(doc) : doc);
       for (const [path, spec] of slices) sliceArray(out, path, (spec as { $slice: unknown }).$slice);
       return out;
     };
