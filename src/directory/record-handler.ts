@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { Document } from 'mongodb';
-import { HttpProblem } from '../http/problem.ts';
+import { notFound } from '../http/problem.ts';
 import { parseListParameters } from './list-params.ts';
 import type { Endpoint, QueryContext } from './endpoints.ts';
 import { attachServices } from './organization-services.ts';
@@ -18,7 +18,11 @@ export function recordHandler(endpoint: Endpoint, { db }: QueryContext) {
   return async (ctx: Context) => {
     const id = (ctx.params as { id: string }).id;
     const collection = db.collection(endpoint.collection);
-    const missing = () => new HttpProblem(404, `No ${endpoint.entity.replace(/_/g, ' ')} with id '${id}'.`);
+    const missing = () => notFound(`No ${endpoint.entity.replace(/_/g, ' ')} with id '${id}'.`);
+    // Checked before any read: a bad value is a 400 whether or not the record exists.
+    const fullServices =
+      !storesWholeRecord(endpoint.entity) &&
+      parseListParameters(['full_service'], ctx.query, undefined).full_service === true;
     if (storesWholeRecord(endpoint.entity)) {
       // The record as serialized at import: one indexed read, no decoding of the nested document.
       const stored = await servedForms.find(id);
@@ -34,10 +38,7 @@ export function recordHandler(endpoint: Endpoint, { db }: QueryContext) {
     }
     const record = await collection.findOne({ id }, { projection: fullProjection });
     if (!record) throw missing();
-    if (!storesWholeRecord(endpoint.entity)) {
-      const { full_service: full } = parseListParameters(['full_service'], ctx.query, undefined);
-      await attachServices(db, [record], full);
-    }
+    if (!storesWholeRecord(endpoint.entity)) await attachServices(db, [record], fullServices);
     const modified = lastModifiedOf(record);
     if (modified) ctx.lastModified = modified;
     ctx.body = record;

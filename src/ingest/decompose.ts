@@ -1,4 +1,4 @@
-import { relations, type EntityType } from './entities.ts';
+import { entityTypes, relations, type EntityType } from './entities.ts';
 import type { ChildList, Row, RowWrite } from './row.ts';
 
 export interface Decomposition {
@@ -21,6 +21,10 @@ export function decompose(entity: EntityType, record: Json): Decomposition {
   return out;
 }
 
+/** The fields of each entity that nest other entities (not copied into its row). */
+const nestedFields = {} as Record<EntityType, ReadonlySet<string>>;
+for (const entity of entityTypes) nestedFields[entity] = new Set(relations[entity].map(({ field }) => field));
+
 function visit(
   entity: EntityType,
   value: Json,
@@ -30,9 +34,9 @@ function visit(
 ): void {
   const id = value.id as string;
   const row: Row = { _id: id, id };
-  const nestedFields = new Map(relations[entity].map((relation) => [relation.field, relation]));
+  const nested = nestedFields[entity];
   for (const [key, field] of Object.entries(value)) {
-    if (!nestedFields.has(key)) row[key] = field;
+    if (!nested.has(key)) row[key] = field;
   }
   Object.assign(row, linkFields);
   out.rows.push({ entity, row, mode });

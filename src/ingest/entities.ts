@@ -157,6 +157,9 @@ export const rootEntities = [
 ] as const;
 export type RootEntity = (typeof rootEntities)[number];
 
+export const isRootEntity = (entity: EntityType): entity is RootEntity =>
+  (rootEntities as readonly string[]).includes(entity);
+
 /**
  * What a nested document of each root leaves out, to stop the nesting where it would loop back or grow
  * without bound: an organization document lists no services (they are joined at read time, so a large

@@ -6,7 +6,7 @@ import { composeRoots } from './compose.ts';
 import { RowSource, type BatchRows } from './row-source.ts';
 import { deriveFields } from './derived-fields.ts';
 import { composeServiceAtLocations } from './service-at-location-documents.ts';
-import { relations, rootEntities, type RootEntity } from './entities.ts';
+import { entityKey, relations, rootEntities, type RootEntity } from './entities.ts';
 import { servedBytes, storesWholeRecord } from '../db/served-bytes.ts';
 import { listItemOf } from '../db/served-shapes.ts';
 import { entityTag } from '../http/entity-tag.ts';
@@ -104,7 +104,7 @@ async function rebuild(
     if (before?._hash === hash) continue;
     if (root === 'service') {
       // Kept when the publisher gave it with this very change; otherwise the time the record changed.
-      const given = changes.changedRows.has(`service:${id}`) && typeof lastModified === 'string';
+      const given = changes.changedRows.has(entityKey('service', id)) && typeof lastModified === 'string';
       document.last_modified = given ? lastModified : now();
     }
     const { fields, warnings: found } = deriveFields(root, document);

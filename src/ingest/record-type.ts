@@ -6,18 +6,12 @@ import {
   Taxonomy,
   TaxonomyTerm,
 } from '../hsds/index.ts';
-import type { RootEntity } from './entities.ts';
+import { rootEntities, type RootEntity } from './entities.ts';
 
 /** The kinds of record an import takes: the nested forms the API serves. */
 export type RecordType = RootEntity;
 
-export const recordTypes: readonly RecordType[] = [
-  'service',
-  'organization',
-  'service_at_location',
-  'taxonomy',
-  'taxonomy_term',
-];
+export const recordTypes: readonly RecordType[] = rootEntities;
 
 /** The schema a record of each type must satisfy. */
 export const recordSchema: Record<RecordType, z.ZodType> = {

@@ -41,11 +41,12 @@ export class RowSource {
 
   /** A source over the database, knowing the rows `batch` wrote (none when rebuilding left-over changes). */
   static async open(db: Db, batch: BatchRows = NO_BATCH): Promise<RowSource> {
-    const populated = new Set<EntityType>();
-    for (const entity of entityTypes) {
-      if (await db.collection(rowCollection(entity)).findOne({}, { projection: { _id: 1 } }))
-        populated.add(entity);
-    }
+    const found = await Promise.all(
+      entityTypes.map((entity) =>
+        db.collection(rowCollection(entity)).findOne({}, { projection: { _id: 1 } }),
+      ),
+    );
+    const populated = new Set(entityTypes.filter((_entity, index) => found[index] !== null));
     const source = new RowSource(db, populated, batch);
     await source.readChildrenAhead();
     return source;

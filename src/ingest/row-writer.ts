@@ -1,9 +1,10 @@
 import type { AnyBulkWriteOperation, Db } from 'mongodb';
 import type { Decomposition } from './decompose.ts';
 import {
+  entityKey,
   foreignKeysOf,
+  isRootEntity,
   relations,
-  rootEntities,
   rowCollection,
   type EntityType,
   type RootEntity,
@@ -22,8 +23,6 @@ export interface RowChanges {
   /** Root entities whose own row changed: their documents must be rebuilt even if none exists yet. */
   changedRoots: Map<RootEntity, Set<string>>;
 }
-
-const rowKey = (entity: EntityType, id: string) => `${entity}:${id}`;
 
 /** Fields linking a row to parents; a full replacement of the row keeps the links other parents made. */
 const linkFields = new Map<EntityType, string[]>(
@@ -79,14 +78,14 @@ export async function planRowChanges(
       if (before?._hash === row._hash) continue;
       if (!writes.has(entity)) writes.set(entity, []);
       writes.get(entity)!.push(row);
-      changes.changedRows.add(rowKey(entity, id));
-      if (!before) changes.newRows.add(rowKey(entity, id));
+      changes.changedRows.add(entityKey(entity, id));
+      if (!before) changes.newRows.add(entityKey(entity, id));
       changes.touchedIds.add(id);
       for (const field of linkFields.get(entity) ?? []) {
         for (const value of [before?.[field], row[field]])
           if (typeof value === 'string') changes.touchedIds.add(value);
       }
-      if ((rootEntities as readonly string[]).includes(entity)) {
+      if (isRootEntity(entity)) {
         const root = entity as RootEntity;
         if (!changes.changedRoots.has(root)) changes.changedRoots.set(root, new Set());
         changes.changedRoots.get(root)!.add(id);
@@ -112,7 +111,7 @@ export async function applyRowChanges(
 ): Promise<void> {
   for (const [entity, rows] of rowWriteSequence(writes)) {
     const operations: AnyBulkWriteOperation<Row>[] = rows.map((row) =>
-      newRows.has(rowKey(entity, row.id)) ? { insertOne: { document: row } } : replacing('_id', row),
+      newRows.has(entityKey(entity, row.id)) ? { insertOne: { document: row } } : replacing('_id', row),
     );
     const collection = db.collection<Row>(rowCollection(entity));
     await bulkWriteWithRemedies(collection, operations, replaceDuplicate<Row>('_id'));
@@ -124,8 +123,7 @@ export async function applyRowChanges(
  * service's row only with all the rows of its record, so the rerun still sees the service row as changed
  * by this import (which keeps the `last_modified` the publisher gave) whenever any part of it is new.
  */
-const writeRank = (entity: EntityType) =>
-  entity === 'service' ? 2 : (rootEntities as readonly string[]).includes(entity) ? 1 : 0;
+const writeRank = (entity: EntityType) => (entity === 'service' ? 2 : isRootEntity(entity) ? 1 : 0);
 
 /** The order `applyRowChanges` writes planned rows in, one entity type after another. */
 export const rowWriteSequence = (writes: Map<EntityType, Row[]>): [EntityType, Row[]][] =>

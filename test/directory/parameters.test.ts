@@ -531,6 +531,11 @@ describe('odd values', () => {
     expect(blamedParameters(await expectProblem(await fetch(url(twice)), 400, twice))).toEqual([
       'full_service',
     ]);
+    // Whether or not the organization exists: the parameter is checked first.
+    const unknown = '/organizations/no-such-organization?full_service=maybe';
+    expect(blamedParameters(await expectProblem(await fetch(url(unknown)), 400, unknown))).toEqual([
+      'full_service',
+    ]);
   });
 
   it('ignores unknown parameters', async () => {
