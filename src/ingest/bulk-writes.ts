@@ -1,7 +1,12 @@
+import { calculateObjectSize } from 'bson';
 import type { AnyBulkWriteOperation, Collection, Document, Filter } from 'mongodb';
 import { MongoBulkWriteError } from 'mongodb';
 
 const DUPLICATE_KEY = 11000;
+/** MongoDB's BSONObjectTooLarge, also given here to a document the driver refused to send. */
+export const DOCUMENT_TOO_LARGE = 10334;
+/** The largest document MongoDB stores (every server's `maxBsonObjectSize`). */
+export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
 /** Rounds of retries: a retried write may fail once more for another reason (see `Remedy`). */
 const MAX_ROUNDS = 3;
 
@@ -38,6 +43,50 @@ export const replaceDuplicate =
       ? replacing(key, operation.insertOne.document as T)
       : undefined;
 
+/** The document an insert or replace writes. */
+export function writtenDocument<T extends Document>(operation: AnyBulkWriteOperation<T>): T | undefined {
+  if ('insertOne' in operation) return operation.insertOne.document as T;
+  if ('replaceOne' in operation) return operation.replaceOne.replacement as T;
+  return undefined;
+}
+
+/** What a failed bulk write left to do: the writes that failed, and those never sent. */
+interface Failed<T extends Document> {
+  failures: (WriteFailure & { operation: AnyBulkWriteOperation<T> })[];
+  unsent: AnyBulkWriteOperation<T>[];
+}
+
+/**
+ * The server reports each failed write of an unordered bulk write (the others are done). The driver
+ * refuses the whole bulk write before sending anything when one document is over the size limit, naming
+ * none: those are found here, and the rest are sent again.
+ */
+function failedWrites<T extends Document>(
+  error: unknown,
+  operations: AnyBulkWriteOperation<T>[],
+): Failed<T> | undefined {
+  if (error instanceof MongoBulkWriteError) {
+    const failures = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
+    return {
+      failures: failures.map(({ index, code, errmsg }) => ({ operation: operations[index]!, code, errmsg })),
+      unsent: [],
+    };
+  }
+  const failed: Failed<T> = { failures: [], unsent: [] };
+  for (const operation of operations) {
+    const document = writtenDocument(operation);
+    const bytes = document ? calculateObjectSize(document) : 0;
+    if (bytes < MAX_DOCUMENT_BYTES) failed.unsent.push(operation);
+    else
+      failed.failures.push({
+        operation,
+        code: DOCUMENT_TOO_LARGE,
+        errmsg: `the document is ${bytes} bytes, over MongoDB's limit of ${MAX_DOCUMENT_BYTES}`,
+      });
+  }
+  return failed.failures.length > 0 ? failed : undefined;
+}
+
 /**
  * Runs `operations` as unordered bulk writes; each that fails is retried as the first remedy that knows
  * its failure says, and a failure no remedy knows is thrown. New documents are written as inserts, which
@@ -54,17 +103,17 @@ export async function bulkWriteWithRemedies<T extends Document>(
       await collection.bulkWrite(pending, { ordered: false });
       return;
     } catch (error) {
-      if (!(error instanceof MongoBulkWriteError) || round === MAX_ROUNDS) throw error;
-      const failures = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
+      const failed = round < MAX_ROUNDS ? failedWrites(error, pending) : undefined;
+      if (!failed) throw error;
       const retries: AnyBulkWriteOperation<T>[] = [];
-      for (const failure of failures) {
-        const operation = pending[failure.index]!;
-        const found = { code: failure.code, errmsg: failure.errmsg };
-        const retry = remedies.map((remedy) => remedy(operation, found)).find((write) => write !== undefined);
+      for (const { operation, ...failure } of failed.failures) {
+        const retry = remedies
+          .map((remedy) => remedy(operation, failure))
+          .find((write) => write !== undefined);
         if (!retry) throw error;
         retries.push(retry);
       }
-      pending = retries;
+      pending = [...failed.unsent, ...retries];
     }
   }
 }

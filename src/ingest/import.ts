@@ -4,7 +4,8 @@ import { decompose, type Decomposition } from './decompose.ts';
 import { entityKey, type EntityType } from './entities.ts';
 import type { InputRecord } from './input-record.ts';
 import { materialize, type MaterializeResult } from './materialize.ts';
-import { clearPending, leftPending, recordPending } from './pending.ts';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
+import { clearPending, ImportPending, leftPending } from './pending.ts';
 import type { RecordType } from './record-type.ts';
 import { addRejections, addWarnings, countOutcome, emptyReport, type ImportReport } from './report.ts';
 import { applyRowChanges, planRowChanges, type RowChanges } from './row-writer.ts';
@@ -55,10 +56,11 @@ export async function importRecords(
   let batch: BatchItem[] = [];
   let read = 0;
   const rebuilds = new RebuildQueue();
+  const pending = new ImportPending(db);
   const flush = async () => {
     if (batch.length > 0) {
-      const written = await writeBatch(db, batch, dryRun, report);
-      if (written) await rebuilds.add(() => rebuildBatch(db, written, now, report));
+      const written = await writeBatch(db, pending, batch, dryRun, report);
+      if (written) await rebuilds.add(() => rebuildBatch(db, pending, written, now, report));
     }
     batch = [];
     options.onProgress?.(read);
@@ -83,6 +85,7 @@ export async function importRecords(
     await rebuilds.drain();
   } finally {
     await rebuilds.settle();
+    pending.release();
   }
   report.durationMs = Math.round(performance.now() - started);
   return report;
@@ -101,6 +104,7 @@ interface WrittenBatch {
  */
 async function writeBatch(
   db: Db,
+  pendingChanges: ImportPending,
   batch: BatchItem[],
   dryRun: boolean,
   report: ImportReport,
@@ -120,25 +124,38 @@ async function writeBatch(
     countOutcome(report, outcome, type);
   }
   if (dryRun || writes.size === 0) return undefined;
-  const pending = await recordPending(db, changes);
+  const pending = await pendingChanges.record(changes);
   await applyRowChanges(db, writes, changes.newRows);
   return { pending, changes, rows };
 }
 
 async function rebuildBatch(
   db: Db,
+  pendingChanges: ImportPending,
   { pending, changes, rows }: WrittenBatch,
   now: () => string,
   report: ImportReport,
 ): Promise<void> {
   await rebuildDocuments(db, changes, now, report, rows);
-  await clearPending(db, pending);
+  await pendingChanges.clear(pending);
 }
 
+/**
+ * Finishes what imports that did not finish left pending. One that fails again is reported and kept for the
+ * next import, and this one goes on: a rebuild that cannot succeed must not stop every later import.
+ */
 async function finishLeftPending(db: Db, now: () => string, report: ImportReport): Promise<void> {
   for await (const { id, changes } of leftPending(db)) {
-    await rebuildDocuments(db, changes, now, report);
-    await clearPending(db, id);
+    try {
+      await rebuildDocuments(db, changes, now, report);
+      await clearPending(db, id);
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) throw error;
+      addWarnings(report, [
+        `changes left pending by an import that did not finish (${id.toHexString()}) could not be applied ` +
+          `(${(error as Error).message}); they stay pending, tried again by the next import`,
+      ]);
+    }
   }
 }
 

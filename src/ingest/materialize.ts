@@ -1,6 +1,7 @@
 import type { AnyBulkWriteOperation, Db, Document } from 'mongodb';
 import { documentCollection } from '../db/collections.ts';
 import { bulkWriteWithRemedies, replaceDuplicate, replacing } from './bulk-writes.ts';
+import { leavingOutOversized } from './oversized-documents.ts';
 import { leavingOutUnindexableGeo } from './unindexable-geo.ts';
 import { composeRoots } from './compose.ts';
 import { RowSource, type BatchRows } from './row-source.ts';
@@ -126,6 +127,7 @@ async function rebuild(
     operations,
     replaceDuplicate('id'),
     leavingOutUnindexableGeo(warnings),
+    leavingOutOversized(root, warnings),
   );
   return operations.length;
 }

@@ -1,26 +1,45 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Db } from 'mongodb';
 import { ObjectId } from 'mongodb';
 import { PENDING_COLLECTION } from '../db/collections.ts';
 import type { RootEntity } from './entities.ts';
+import { HEARTBEAT_MS, STALE_AFTER_MS } from './import-entries.ts';
 import type { RowChanges } from './row-writer.ts';
+
+/** The process that recorded changes: `token` tells this run of it from an earlier one with the same pid. */
+interface Owner {
+  host: string;
+  pid: number;
+  token: string;
+}
 
 interface PendingChanges {
   _id: ObjectId;
+  /** Absent from records written before owners were recorded: those count as left. */
+  owner?: Owner;
+  heartbeatAt?: Date;
   touchedIds: string[];
   changedRows: string[];
   newRows: string[];
   changedRoots: Partial<Record<RootEntity, string[]>>;
 }
 
+const THIS_PROCESS: Owner = { host: hostname(), pid: process.pid, token: randomUUID() };
+
+/** Pending records of this process's imports still running: never left, whatever their heartbeat says. */
+const inProgress = new Set<string>();
+
 /**
  * Row changes are recorded here before they are written and removed once every document they reach is
  * rebuilt. A crash in between leaves the record behind, and the next import finishes the rebuild first:
  * rows alone (unchanged on a rerun) could not tell it what was left undone.
  */
-export async function recordPending(db: Db, changes: RowChanges): Promise<ObjectId> {
-  const _id = new ObjectId();
+export async function recordPending(db: Db, changes: RowChanges, _id = new ObjectId()): Promise<ObjectId> {
   await db.collection<PendingChanges>(PENDING_COLLECTION).insertOne({
     _id,
+    owner: THIS_PROCESS,
+    heartbeatAt: new Date(),
     touchedIds: [...changes.touchedIds],
     changedRows: [...changes.changedRows],
     newRows: [...changes.newRows],
@@ -33,9 +52,83 @@ export async function clearPending(db: Db, id: ObjectId): Promise<void> {
   await db.collection<PendingChanges>(PENDING_COLLECTION).deleteOne({ _id: id });
 }
 
-/** Changes left pending by an import that did not finish, oldest first. */
+/**
+ * The pending records of one running import: kept from other imports (of this process, or of another
+ * whose heartbeat they see) until it clears them or stops. Those it leaves when it fails are then left
+ * for the next import to finish.
+ */
+export class ImportPending {
+  private readonly ids = new Set<string>();
+  private readonly heartbeat: NodeJS.Timeout;
+
+  constructor(private readonly db: Db) {
+    this.heartbeat = setInterval(() => {
+      // A missed beat only matters if they all are: the threshold allows for several.
+      this.beat().catch(() => {});
+    }, HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  async record(changes: RowChanges): Promise<ObjectId> {
+    const id = new ObjectId();
+    // Claimed before it exists, so that no other import of this process can ever see it as left.
+    this.ids.add(id.toHexString());
+    inProgress.add(id.toHexString());
+    return recordPending(this.db, changes, id);
+  }
+
+  async clear(id: ObjectId): Promise<void> {
+    await clearPending(this.db, id);
+    this.ids.delete(id.toHexString());
+    inProgress.delete(id.toHexString());
+  }
+
+  /** Says that this import is still running, for imports in other processes. */
+  async beat(): Promise<void> {
+    if (this.ids.size === 0) return;
+    await this.db
+      .collection<PendingChanges>(PENDING_COLLECTION)
+      .updateMany(
+        { _id: { $in: [...this.ids].map((id) => new ObjectId(id)) } },
+        { $set: { heartbeatAt: new Date() } },
+      );
+  }
+
+  /** Ends the import: what it has not cleared is left to the next one. */
+  release(): void {
+    clearInterval(this.heartbeat);
+    for (const id of this.ids) inProgress.delete(id);
+    this.ids.clear();
+  }
+}
+
+/** Whether a process of this host with this pid runs (EPERM: it does, as another user). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Whether the import that recorded these changes is gone: one of this process no longer running, one of
+ * an earlier run (a restarted container has the same host and pid), one whose process is gone from this
+ * host, or one anywhere whose heartbeat stopped.
+ */
+function isLeft({ _id, owner, heartbeatAt }: PendingChanges, now: number): boolean {
+  if (inProgress.has(_id.toHexString())) return false;
+  if (owner === undefined || owner.token === THIS_PROCESS.token) return true;
+  if (!(heartbeatAt instanceof Date) || now - heartbeatAt.getTime() > STALE_AFTER_MS) return true;
+  return owner.host === THIS_PROCESS.host && (owner.pid === THIS_PROCESS.pid || !isRunning(owner.pid));
+}
+
+/** Changes left pending by imports that did not finish, oldest first. */
 export async function* leftPending(db: Db): AsyncGenerator<{ id: ObjectId; changes: RowChanges }> {
+  const now = Date.now();
   for await (const pending of db.collection<PendingChanges>(PENDING_COLLECTION).find().sort({ _id: 1 })) {
+    if (!isLeft(pending, now)) continue;
     yield {
       id: pending._id,
       changes: {

@@ -1,5 +1,5 @@
 import type { Document } from 'mongodb';
-import { replacing, type Remedy } from './bulk-writes.ts';
+import { replacing, writtenDocument, type Remedy } from './bulk-writes.ts';
 
 const GEO_KEYS_ERROR = 16755;
 
@@ -11,12 +11,7 @@ const GEO_KEYS_ERROR = 16755;
 export function leavingOutUnindexableGeo(warnings: string[]): Remedy<Document> {
   return (operation, failure) => {
     if (failure.code !== GEO_KEYS_ERROR) return undefined;
-    const document =
-      'insertOne' in operation
-        ? operation.insertOne.document
-        : 'replaceOne' in operation
-          ? operation.replaceOne.replacement
-          : undefined;
+    const document = writtenDocument(operation);
     if (!document || document._geo === undefined) return undefined;
     const { _geo: _unused, ...withoutGeo } = document;
     warnings.push(

@@ -88,4 +88,34 @@ describe('bulk writes with remedies', () => {
       /^far: the database could not index its geometry \(.+\); left out of geo search$/,
     );
   });
+
+  it('sends again the writes of a bulk write the driver refused for one document over the size limit', async () => {
+    const oversized = { id: 'big', text: 'x'.repeat(17 * 1024 * 1024) };
+    const operations = [
+      { insertOne: { document: oversized } },
+      { insertOne: { document: { id: 'small-1' } } },
+      { insertOne: { document: { id: 'small-2' } } },
+    ];
+    const failures: { code: number | undefined; errmsg: string | undefined }[] = [];
+    await bulkWriteWithRemedies(collection, operations, (operation, failure) => {
+      failures.push(failure);
+      return { insertOne: { document: { id: 'big', text: 'cut' } } };
+    });
+    expect(failures).toEqual([
+      {
+        code: 10334,
+        errmsg: expect.stringMatching(/^the document is \d+ bytes, over MongoDB's limit of 16777216$/),
+      },
+    ]);
+    const stored = await collection.find({ id: { $in: ['big', 'small-1', 'small-2'] } }).toArray();
+    expect(stored.map(({ id, text }) => ({ id, text })).sort((a, b) => a.id.localeCompare(b.id))).toEqual([
+      { id: 'big', text: 'cut' },
+      { id: 'small-1', text: undefined },
+      { id: 'small-2', text: undefined },
+    ]);
+    // With no remedy for it, the driver's own error.
+    await expect(bulkWriteWithRemedies(collection, [{ insertOne: { document: oversized } }])).rejects.toThrow(
+      /larger than the maximum|out of range/,
+    );
+  });
 });

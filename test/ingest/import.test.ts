@@ -2,6 +2,7 @@ import type { Db } from 'mongodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.ts';
 import { openIndexedDatabase, startTestDatabase, type TestDatabase } from '../support/database.ts';
+import { recordPending } from '../../src/ingest/pending.ts';
 import { importLines, served } from '../support/import.ts';
 
 let testDatabase: TestDatabase;
@@ -288,5 +289,69 @@ describe('data unusable for one feature', () => {
     const stored = await findService();
     expect(stored?.service_areas).toEqual(areas.map((area) => ({ ...area, service_id: SVC })));
     expect(stored?._geo).toEqual({ postcodes: ['98101', '98104'], covered: true });
+  });
+});
+
+describe('documents the database cannot take', () => {
+  // 7.2 MB: a row takes it, but the service document holds it three times (nested, as served JSON and
+  // as list item), past MongoDB's 16 MiB.
+  const hugeDescription = 'Free groceries. '.repeat(450_000);
+
+  it('leaves out a nested document over the size limit, with a warning, and loads the others', async () => {
+    await importLines(db, [service()]);
+    const report = await importLines(db, [
+      service({ description: hugeDescription }),
+      service({ id: SVC2, service_at_locations: [] }),
+    ]);
+    expect(report).toMatchObject({ rejected: 0, updated: 1, inserted: 1 });
+    expect(report.warnings).toContainEqual(
+      expect.stringMatching(new RegExp(`^service ${SVC}: its nested document is too large .* not served`)),
+    );
+    // The version stored before no longer says what the rows say: it is removed, not served stale.
+    expect(await findService()).toBeNull();
+    expect(await findService(SVC2)).not.toBeNull();
+    const row = await db.collection('records.service').findOne({ id: SVC });
+    expect(row?.description).toBe(hugeDescription);
+    expect(await db.collection('import.pending').countDocuments()).toBe(0);
+
+    // Made smaller, it is stored again.
+    await importLines(db, [service({ description: 'Groceries.' })]);
+    expect(await findService()).toMatchObject({ description: 'Groceries.' });
+  });
+
+  it('goes on importing when changes left pending by an earlier import cannot be applied', async () => {
+    await importLines(db, [
+      service(),
+      service({ id: SVC2, name: 'Evening Pantry', service_at_locations: [] }),
+    ]);
+    // A rebuild the database refuses every time: two services with one name under a unique index on it.
+    await db.collection('services').createIndex({ name: 1 }, { unique: true });
+    await db.collection('records.service').updateOne({ id: SVC2 }, { $set: { name: 'Weekly Pantry' } });
+    await recordPending(db, {
+      touchedIds: new Set([SVC2]),
+      changedRows: new Set([`service:${SVC2}`]),
+      newRows: new Set(),
+      changedRoots: new Map([['service', new Set([SVC2])]]),
+    });
+
+    const ORG2 = '88888888-8888-4888-8888-888888888888';
+    for (const attempt of [1, 2]) {
+      const report = await importLines(db, [organization({ id: ORG2, name: `Attempt ${attempt}` })]);
+      expect(report).toMatchObject({ inserted: attempt === 1 ? 1 : 0, rejected: 0 });
+      expect(report.warnings).toContainEqual(
+        expect.stringMatching(/^changes left pending by an import that did not finish .* tried again/),
+      );
+      expect(await db.collection('organizations').findOne({ id: ORG2 })).toMatchObject({
+        name: `Attempt ${attempt}`,
+      });
+    }
+    expect(await db.collection('import.pending').countDocuments()).toBe(1);
+
+    // Once the database takes it, the next import applies it and clears it.
+    await db.collection('services').dropIndex('name_1');
+    const report = await importLines(db, [organization({ id: ORG2, name: 'Attempt 3' })]);
+    expect(report.warnings).toEqual([]);
+    expect(await findService(SVC2)).toMatchObject({ name: 'Weekly Pantry' });
+    expect(await db.collection('import.pending').countDocuments()).toBe(0);
   });
 });

@@ -1,0 +1,111 @@
+/**
+ * Which pending records an import takes as left by imports that did not finish: never those of an import
+ * still running, in this process or another; always those whose import is gone.
+ */
+import { spawnSync } from 'node:child_process';
+import { hostname } from 'node:os';
+import type { Collection, Db, Document } from 'mongodb';
+import { ObjectId } from 'mongodb';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { STALE_AFTER_MS } from '../../src/ingest/import-entries.ts';
+import { ImportPending, leftPending, recordPending } from '../../src/ingest/pending.ts';
+import type { RowChanges } from '../../src/ingest/row-writer.ts';
+import { randomDatabaseName, startTestDatabase, type TestDatabase } from '../support/database.ts';
+
+let testDatabase: TestDatabase;
+let db: Db;
+let pending: Collection<Document>;
+
+beforeAll(async () => {
+  testDatabase = await startTestDatabase();
+});
+afterAll(async () => {
+  await testDatabase?.close();
+});
+beforeEach(() => {
+  db = testDatabase.client.db(randomDatabaseName());
+  pending = db.collection('import.pending');
+});
+
+const changes = (): RowChanges => ({
+  touchedIds: new Set(['a']),
+  changedRows: new Set(['service:a']),
+  newRows: new Set(),
+  changedRoots: new Map([['service', new Set(['a'])]]),
+});
+
+const leftIds = async () => {
+  const ids: string[] = [];
+  for await (const { id } of leftPending(db)) ids.push(id.toHexString());
+  return ids;
+};
+
+/** A pending record as another process would have written it. */
+async function recordedBy(owner: { host: string; pid: number; token: string } | undefined, beatMsAgo = 0) {
+  const _id = new ObjectId();
+  await pending.insertOne({
+    _id,
+    ...(owner && { owner, heartbeatAt: new Date(Date.now() - beatMsAgo) }),
+    touchedIds: ['a'],
+    changedRows: ['service:a'],
+    newRows: [],
+    changedRoots: { service: ['a'] },
+  });
+  return _id.toHexString();
+}
+
+/** The pid of a process that has ended. */
+const endedPid = () => spawnSync(process.execPath, ['-e', '']).pid!;
+
+describe('pending changes left by imports', () => {
+  it('never takes those of an import of this process still running, and takes them once it stopped', async () => {
+    const running = new ImportPending(db);
+    const id = (await running.record(changes())).toHexString();
+    expect(await leftIds()).toEqual([]);
+    running.release();
+    expect(await leftIds()).toEqual([id]);
+  });
+
+  it('takes those recorded outside any import of this process (an import that failed)', async () => {
+    const id = (await recordPending(db, changes())).toHexString();
+    expect(await leftIds()).toEqual([id]);
+  });
+
+  it('tells live imports of other processes from gone ones', async () => {
+    const host = hostname();
+    const live = await recordedBy({ host, pid: process.ppid, token: 'parent' });
+    const ended = await recordedBy({ host, pid: endedPid(), token: 'ended' });
+    // A restarted container: same host and pid as this process, an earlier run.
+    const earlierRun = await recordedBy({ host, pid: process.pid, token: 'earlier run' });
+    const elsewhere = await recordedBy({ host: 'another-host', pid: 1, token: 'elsewhere' });
+    const silentElsewhere = await recordedBy(
+      { host: 'another-host', pid: 1, token: 'silent' },
+      STALE_AFTER_MS + 1,
+    );
+    const silentHere = await recordedBy(
+      { host, pid: process.ppid, token: 'silent here' },
+      STALE_AFTER_MS + 1,
+    );
+    const beforeOwners = await recordedBy(undefined);
+    const left = await leftIds();
+    expect(left.sort()).toEqual([ended, earlierRun, silentElsewhere, silentHere, beforeOwners].sort());
+    expect(left).not.toContain(live);
+    expect(left).not.toContain(elsewhere);
+  });
+
+  it('keeps the heartbeat of a running import fresh for other processes', async () => {
+    const running = new ImportPending(db);
+    try {
+      const id = await running.record(changes());
+      const old = new Date(Date.now() - STALE_AFTER_MS);
+      await pending.updateOne({ _id: id }, { $set: { heartbeatAt: old } });
+      await running.beat();
+      const { heartbeatAt } = (await pending.findOne({ _id: id }))!;
+      expect(Date.now() - (heartbeatAt as Date).getTime()).toBeLessThan(STALE_AFTER_MS / 2);
+      await running.clear(id);
+      expect(await pending.countDocuments()).toBe(0);
+    } finally {
+      running.release();
+    }
+  });
+});
