@@ -27,6 +27,11 @@ export interface AppDependencies {
   metrics?: HttpMetrics;
   /** Postcode centroids; US ZIP codes built in, more loaded by `main.ts` from HSDS_POSTCODES_FILE. */
   gazetteer?: Gazetteer;
+  /**
+   * Whether the database is prepared (indexes, and the sample data when seeding): `main.ts` prepares it
+   * in the background after listening; until then the server is not ready. Prepared unless given.
+   */
+  prepared?: () => boolean;
 }
 
 /** Builds the Koa application without listening: `main.ts` serves it, tests drive it directly. */
@@ -36,6 +41,7 @@ export function buildApp({
   logger,
   metrics = new HttpMetrics(),
   gazetteer = new Gazetteer(),
+  prepared = () => true,
 }: AppDependencies): Koa {
   const app = new Koa({ proxy: config.trustProxy });
   app.silent = true; // errors are logged by errorHandler, with the request id
@@ -69,7 +75,7 @@ export function buildApp({
   for (const area of [
     directoryRoutes({ db: database.db, gazetteer }, config),
     openApiRoutes(config),
-    healthRoutes(database, metrics.registry),
+    healthRoutes(database, metrics.registry, prepared),
     managementRoutes(protocols),
     metaRoutes(protocols),
     importRoutes(protocols),

@@ -16,12 +16,15 @@ async function main(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
   const { database, close: closeDatabase } = await openDatabase(config, logger);
   // Indexes (and the sample data) are set up in the background, retried until the database answers: the
-  // API serves (503s where it needs the database) meanwhile, so an orchestrator's probes see a live process.
+  // API serves (503s where it needs the database) meanwhile, so an orchestrator's probes see a live process,
+  // and /readyz says ready only once this is done.
+  let prepared = false;
   void retryUntilDone(
     async () => {
       await database.ensureIndexes();
       if (config.admin) await ensureAdministrator(database.db, config.admin, logger);
       if (config.seed) await seedSampleData(database.db, logger);
+      prepared = true;
     },
     logger,
     'preparing the database',
@@ -36,7 +39,9 @@ async function main(config: Config): Promise<void> {
   }
   const metrics = new HttpMetrics();
   collectDefaultMetrics({ register: metrics.registry });
-  const server = createServer(buildApp({ config, database, logger, metrics, gazetteer }).callback());
+  const server = createServer(
+    buildApp({ config, database, logger, metrics, gazetteer, prepared: () => prepared }).callback(),
+  );
   server.listen(config.port, config.host);
   await once(server, 'listening');
   logger.info({ url: `http://${config.host}:${config.port}/` }, 'HSDS API listening');

@@ -68,15 +68,30 @@ describe('the server process', () => {
         .findOne({ _id: 'kept' as never }),
     );
     expect(found).toEqual({ _id: 'kept', n: 1 });
-    expect((await fetch(`${second.url}/readyz`)).status).toBe(200);
+    await waitFor(async () => (await fetch(`${second.url}/readyz`)).status === 200, 15_000, 'readiness');
   });
 
   it('loads the sample directory into an empty embedded database', async () => {
     const dbPort = String(await freePort());
-    await startServer({ HSDS_EMBEDDED_DB_PORT: dbPort, HSDS_SEED: 'true', HSDS_DB_NAME: 'seeded' });
+    const server = await startServer({
+      HSDS_EMBEDDED_DB_PORT: dbPort,
+      HSDS_SEED: 'true',
+      HSDS_DB_NAME: 'seeded',
+    });
+    // Not ready while the sample directory loads: the first time it says ready, all of it is there.
+    await waitFor(
+      async () => {
+        const readiness = await fetch(`${server.url}/readyz`);
+        if (readiness.status === 200) return true;
+        expect(await readiness.json()).toMatchObject({ status: 'unavailable', prepared: false });
+        return false;
+      },
+      30_000,
+      'readiness',
+    );
     await withEmbeddedClient(Number(dbPort), async (client) => {
       const count = (name: string) => client.db('seeded').collection(name).countDocuments();
-      await waitFor(async () => (await count('taxonomy_terms')) === 49, 30_000, 'the sample directory');
+      expect(await count('taxonomy_terms')).toBe(49);
       expect(await count('services')).toBe(72);
       expect(await count('service_at_locations')).toBe(101);
     });
@@ -87,7 +102,7 @@ describe('the server process', () => {
     await startServer({ HSDS_EMBEDDED_DB_PORT: dbPort });
     const second = await startServer({ HSDS_EMBEDDED_DB_PORT: dbPort });
     expect(second.process.output()).toMatch(/already running; sharing it/);
-    expect((await fetch(`${second.url}/readyz`)).status).toBe(200);
+    await waitFor(async () => (await fetch(`${second.url}/readyz`)).status === 200, 15_000, 'readiness');
   });
 
   it('serves from the database `npm run db` runs', async () => {
@@ -105,7 +120,7 @@ describe('the server process', () => {
     );
     const server = await startServer({ HSDS_EMBEDDED_DB_PORT: dbPort });
     expect(server.process.output()).toMatch(/already running; sharing it/);
-    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+    await waitFor(async () => (await fetch(`${server.url}/readyz`)).status === 200, 15_000, 'readiness');
   });
 
   it('shuts down cleanly on SIGTERM', async () => {

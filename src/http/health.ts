@@ -4,17 +4,21 @@ import type { Database } from '../db/database.ts';
 
 const READINESS_PING_TIMEOUT_MS = 2000;
 
-/** Liveness, readiness and metrics endpoints for orchestrators and monitoring. */
-export function healthRoutes(database: Database, registry: Registry): Router {
+/**
+ * Liveness, readiness and metrics endpoints for orchestrators and monitoring. Ready means the database
+ * answers and is prepared (`prepared`: its indexes, and the sample data when seeding, are in place).
+ */
+export function healthRoutes(database: Database, registry: Registry, prepared: () => boolean): Router {
   const router = new Router();
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });
   router.get('/readyz', async (ctx) => {
     const up = await database.ping(READINESS_PING_TIMEOUT_MS);
-    ctx.status = up ? 200 : 503;
-    if (!up) ctx.set('Retry-After', '5');
-    ctx.body = { status: up ? 'ok' : 'unavailable', database: up ? 'up' : 'down' };
+    const ready = up && prepared();
+    ctx.status = ready ? 200 : 503;
+    if (!ready) ctx.set('Retry-After', '5');
+    ctx.body = { status: ready ? 'ok' : 'unavailable', database: up ? 'up' : 'down', prepared: prepared() };
   });
   router.get('/metrics', async (ctx) => {
     ctx.type = registry.contentType;

@@ -24,14 +24,15 @@ export function healthPaths() {
       get: {
         tags,
         operationId: 'getReadiness',
-        summary: 'Readiness: the database answers',
+        summary: 'Readiness: the database answers and is prepared',
         responses: {
           '200': {
-            description: 'The database answered a ping.',
+            description: 'The database answered a ping and is prepared.',
             content: { 'application/json': { schema: schemaRef(Readiness) } },
           },
           '503': {
-            description: 'The database did not answer; the server reconnects by itself.',
+            description:
+              'The database did not answer (the server reconnects by itself), or is still being prepared.',
             headers: { 'Retry-After': headerRef('Retry-After') },
             content: { 'application/json': { schema: schemaRef(Readiness) } },
           },

@@ -8,5 +8,11 @@ export const Readiness = z
   .object({
     status: z.enum(['ok', 'unavailable']).describe('Whether the server can answer requests that need data.'),
     database: z.enum(['up', 'down']).describe('Whether the database answered a ping.'),
+    prepared: z
+      .boolean()
+      .describe(
+        'Whether the database is prepared: its indexes, and with HSDS_SEED the sample directory, are in place ' +
+          '(done in the background after the server starts listening).',
+      ),
   })
   .describe('Whether the server is ready to serve data.');

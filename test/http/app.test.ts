@@ -150,7 +150,7 @@ describe('health and metrics', () => {
     expect(await (await get('/healthz')).json()).toEqual({ status: 'ok' });
     const ready = await get('/readyz');
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: 'ok', database: 'up' });
+    expect(await ready.json()).toEqual({ status: 'ok', database: 'up', prepared: true });
   });
 
   it('counts requests by route template', async () => {

@@ -31,7 +31,7 @@ describe.skipIf(Boolean(process.env.MONGODB_URI))('readiness while the database 
       const down = await fetch(readyz);
       expect(down.status).toBe(503);
       expect(down.headers.get('retry-after')).toBe('5');
-      expect(await down.json()).toEqual({ status: 'unavailable', database: 'down' });
+      expect(await down.json()).toEqual({ status: 'unavailable', database: 'down', prepared: true });
       // Streamed answers too: the query fails before anything is sent, so it is a problem, not a cut body.
       for (const list of ['/services?format=ndjson', '/services?minimal=true', '/services']) {
         const streamed = await fetch(new URL(list, readyz));
