@@ -610,6 +610,23 @@ describe('update operators', () => {
     expect(err.codeName).toBe('ConflictingUpdateOperators');
   });
 
+  it('an update that is invalid whatever the document fails even when it matches nothing', async () => {
+    const c = fresh('invalid-unmatched');
+    await c.insertOne({ _id: 1, a: 1 });
+    const conflict = await serverError(c.updateMany({ _id: 2 }, { $set: { a: 2 }, $inc: { a: 1 } }));
+    expect(conflict.code).toBe(40);
+    const nonNumeric = await serverError(
+      c.updateOne({ _id: 2 }, { $inc: { a: 'one' as unknown as number } }),
+    );
+    expect(nonNumeric.code).toBe(14);
+    expect(nonNumeric.message).toMatch(/Cannot increment with non-numeric argument/);
+    const upsert = await serverError(
+      c.updateOne({ _id: 3 }, { $mul: { a: 'two' as unknown as number } }, { upsert: true }),
+    );
+    expect(upsert.code).toBe(14);
+    expect(await c.find({}).toArray()).toEqual([{ _id: 1, a: 1 }]);
+  });
+
   it('_id is immutable: $set on _id and replacing with another _id fail with code 66', async () => {
     const c = fresh('immutable');
     await c.insertOne({ _id: 1, a: 1 });

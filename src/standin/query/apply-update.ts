@@ -6,7 +6,7 @@ import { updateOne, type Modifier } from 'mingo/updater';
 import { cloneDocument, isPlainObject } from '../bson-values.ts';
 import { valuesEqual } from '../compare.ts';
 import { failedToParse, immutableField, invalidOptions, toCommandError } from '../errors.ts';
-import { prepareModifier } from './update-preflight.ts';
+import { checkModifier, prepareModifier } from './update-preflight.ts';
 
 /** The stages MongoDB accepts in a pipeline-style update. */
 const UPDATE_PIPELINE_STAGES = new Set([
@@ -50,6 +50,7 @@ export function updateKind(update: unknown): UpdateKind {
         `Modifiers operate on fields but we found type ${typeof update[key]} instead. For example: {$mod: {<field>: ...}} not {${key}: ${JSON.stringify(update[key])}}`,
       );
   }
+  checkModifier(update);
   return 'operators';
 }
 

@@ -10,13 +10,26 @@ import { formatValue, typeName } from '../geo/bson-text.ts';
  * fail the update before any change, and the rewrites mingo needs to match MongoDB's result.
  */
 export function prepareModifier(doc: Document, update: Document, inserting: boolean): Document {
-  assertNoConflicts(update);
   const { $setOnInsert, ...modifier } = update;
   if (inserting && isPlainObject($setOnInsert)) modifier.$set = { ...(modifier.$set ?? {}), ...$setOnInsert };
   for (const [operator, fields] of Object.entries(modifier))
-    for (const [path, operand] of Object.entries(fields as Document))
-      checkOperand(doc, operator, path, operand);
+    for (const path of Object.keys(fields as Document)) checkOperand(doc, operator, path);
   return isPlainObject(modifier.$addToSet) ? addToSetAsPush(doc, modifier) : modifier;
+}
+
+/**
+ * MongoDB's checks of an operator update that need no document: they fail the update even when it
+ * matches nothing.
+ */
+export function checkModifier(update: Document): void {
+  assertNoConflicts(update);
+  for (const [operator, fields] of Object.entries(update)) {
+    const verb = ARITHMETIC[operator];
+    if (!verb || !isPlainObject(fields)) continue;
+    for (const [path, operand] of Object.entries(fields))
+      if (!NUMERIC_TYPES.has(typeName(operand)))
+        throw typeMismatch(`Cannot ${verb} with non-numeric argument: {${path}: ${formatValue(operand)}}`);
+  }
 }
 
 /** Code 40 when a path is updated twice, or together with a path inside it. */
@@ -60,14 +73,12 @@ function valueAt(doc: Document, path: string): unknown {
 const NUMERIC_TYPES = new Set(['int', 'long', 'double', 'decimal']);
 const ARITHMETIC: Record<string, string> = { $inc: 'increment', $mul: 'multiply' };
 
-function checkOperand(doc: Document, operator: string, path: string, operand: unknown): void {
+/** MongoDB's checks of an operator against the value the document holds at `path`. */
+function checkOperand(doc: Document, operator: string, path: string): void {
   const field = path.slice(path.lastIndexOf('.') + 1);
   const current = valueAt(doc, path);
   const inDocument = `{_id: ${formatValue(doc._id)}}`;
-  const verb = ARITHMETIC[operator];
-  if (verb) {
-    if (!NUMERIC_TYPES.has(typeName(operand)))
-      throw typeMismatch(`Cannot ${verb} with non-numeric argument: {${path}: ${formatValue(operand)}}`);
+  if (ARITHMETIC[operator]) {
     if (current !== undefined && current !== UNRESOLVED && !NUMERIC_TYPES.has(typeName(current)))
       throw typeMismatch(
         `Cannot apply ${operator} to a value of non-numeric type. ${inDocument} has the field '${field}' of non-numeric type ${typeName(current)}`,
