@@ -15,7 +15,6 @@ import { ImportEntries } from './import-entries.ts';
 import type { InputRecord } from './input-record.ts';
 import { recordTypes } from './record-type.ts';
 import { readBody, spoolBody, spoolDirectory } from './request-body.ts';
-import { SerialQueue } from './serial-queue.ts';
 import { jsonRecords } from './sources/json-file.ts';
 import { readNdjson } from './sources/ndjson.ts';
 
@@ -49,10 +48,9 @@ const MAX_QUEUED_IMPORTS = 8;
  * (`importRecords` underneath). Access-controlled like the management protocol. The body is received whole
  * (JSON in memory, NDJSON spooled to a file) within `importBodyLimitBytes` before anything is written.
  * With `wait=true` the answer is the report; otherwise 202 with a Waiting meta entry, completed with the
- * report when the import has run. Imports run one at a time.
+ * report when the import has run. Imports run one at a time (`importRecords`).
  */
 export function importRoutes({ db, config, logger, attempts }: ProtocolDependencies): Router {
-  const queue = new SerialQueue();
   /** Imports whose body is being received, waiting or running. */
   let accepted = 0;
   const tracked = new ImportEntries(new MetaEntries(db), logger);
@@ -79,10 +77,9 @@ export function importRoutes({ db, config, logger, attempts }: ProtocolDependenc
       accepted -= 1;
       await body.discard();
     };
+    // Imports of this process run one at a time: this one waits for those before it.
     const runImport = () =>
-      queue
-        .run(() => importRecords(db, body.records(), { dryRun: options.dry_run, type: options.type }))
-        .finally(release);
+      importRecords(db, body.records(), { dryRun: options.dry_run, type: options.type }).finally(release);
     if (options.wait) {
       ctx.body = await runImport();
       return;

@@ -11,6 +11,7 @@ import { addRejections, addWarnings, countOutcome, emptyReport, type ImportRepor
 import { applyRowChanges, planRowChanges, type RowChanges } from './row-writer.ts';
 import type { BatchRows } from './row-source.ts';
 import { RebuildQueue } from './rebuild-queue.ts';
+import { SerialQueue } from './serial-queue.ts';
 import { validateRecord } from './validate.ts';
 
 export interface ImportOptions {
@@ -38,14 +39,29 @@ const tabularRow = (entity: EntityType, row: Record<string, unknown>): Decomposi
 });
 
 /**
+ * The imports of this process (`POST /import`, the start-up seed, the CLI), one at a time: two imports
+ * rebuilding the same documents at once could each write what it composed before the other's rows.
+ */
+const importsOfThisProcess = new SerialQueue();
+
+/**
  * Imports HSDS records: validates each, writes the normalized rows that changed, then rebuilds every
  * nested document those changes reach. A bad record is rejected alone; the good ones around it load.
- * Importing the same data again changes nothing. Used by the CLI and the HTTP bulk-load endpoint alike.
+ * Importing the same data again changes nothing. Used by the CLI and the HTTP bulk-load endpoint alike;
+ * an import starts (its records are read) once the imports of this process before it have finished.
  */
-export async function importRecords(
+export function importRecords(
   db: Db,
   records: AsyncIterable<InputRecord>,
   options: ImportOptions = {},
+): Promise<ImportReport> {
+  return importsOfThisProcess.run(() => runImport(db, records, options));
+}
+
+async function runImport(
+  db: Db,
+  records: AsyncIterable<InputRecord>,
+  options: ImportOptions,
 ): Promise<ImportReport> {
   const started = performance.now();
   const dryRun = options.dryRun ?? false;

@@ -1,6 +1,6 @@
 /**
- * Runs tasks one at a time, in the order given. Imports over HTTP go through one, so two bulk loads never
- * rebuild the same documents at once; a task's failure does not stop the ones after it.
+ * Runs tasks one at a time, in the order given (the imports of a process go through one); a task's
+ * failure does not stop the ones after it.
  */
 export class SerialQueue {
   private tail: Promise<unknown> = Promise.resolve();

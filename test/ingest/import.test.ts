@@ -2,6 +2,8 @@ import type { Db } from 'mongodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.ts';
 import { openIndexedDatabase, startTestDatabase, type TestDatabase } from '../support/database.ts';
+import { importRecords } from '../../src/ingest/import.ts';
+import type { InputRecord } from '../../src/ingest/input-record.ts';
 import { recordPending } from '../../src/ingest/pending.ts';
 import { importLines, served } from '../support/import.ts';
 
@@ -353,5 +355,30 @@ describe('documents the database cannot take', () => {
     expect(report.warnings).toEqual([]);
     expect(await findService(SVC2)).toMatchObject({ name: 'Weekly Pantry' });
     expect(await db.collection('import.pending').countDocuments()).toBe(0);
+  });
+});
+
+describe('imports of one process', () => {
+  it('run one at a time: an import reads its records only once the one before it has finished', async () => {
+    let releaseFirst = () => {};
+    const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
+    let secondStarted = false;
+    async function* first(): AsyncGenerator<InputRecord> {
+      yield { source: { file: 'first', line: 1 }, value: service() };
+      await firstHeld;
+    }
+    async function* second(): AsyncGenerator<InputRecord> {
+      secondStarted = true;
+      yield { source: { file: 'second', line: 1 }, value: service({ id: SVC2, service_at_locations: [] }) };
+    }
+    const firstImport = importRecords(db, first());
+    const secondImport = importRecords(db, second());
+    // The first import has read its record and waits on its source; the second has not begun.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(secondStarted).toBe(false);
+    releaseFirst();
+    expect(await firstImport).toMatchObject({ inserted: 1 });
+    expect(await secondImport).toMatchObject({ inserted: 1 });
+    expect(secondStarted).toBe(true);
   });
 });
