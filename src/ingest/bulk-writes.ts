@@ -54,12 +54,28 @@ export function writtenDocument<T extends Document>(operation: AnyBulkWriteOpera
 interface Failed<T extends Document> {
   failures: (WriteFailure & { operation: AnyBulkWriteOperation<T> })[];
   unsent: AnyBulkWriteOperation<T>[];
+  /** Whether anything was sent: a round the driver refused whole does not use up a retry of the writes. */
+  sent: boolean;
 }
 
 /**
- * The server reports each failed write of an unordered bulk write (the others are done). The driver
- * refuses the whole bulk write before sending anything when one document is over the size limit, naming
- * none: those are found here, and the rest are sent again.
+ * The bytes the driver checks against the size limit: the document inserted, or the whole update
+ * statement of a replace (filter and replacement).
+ */
+function checkedBytes<T extends Document>(operation: AnyBulkWriteOperation<T>): number {
+  const sizeOf = (value: Document) => calculateObjectSize(value, { ignoreUndefined: false });
+  if ('insertOne' in operation) return sizeOf(operation.insertOne.document);
+  if (!('replaceOne' in operation)) return 0;
+  const { filter, replacement, upsert } = operation.replaceOne;
+  return sizeOf({ q: filter, u: replacement, multi: false, upsert: upsert ?? false });
+}
+
+/**
+ * The writes of a bulk write that failed, when it is known which: a server's write errors of an unordered
+ * bulk write that ran to its end (every other write is done), or the documents over the size limit when
+ * the driver refused the whole bulk write before sending anything (its error names none; the other
+ * writes are sent again). Anything else (a connection lost part-way, a write concern error: the driver
+ * then reports no write errors, and writes may not have been made) is undefined, and must be thrown.
  */
 function failedWrites<T extends Document>(
   error: unknown,
@@ -67,15 +83,16 @@ function failedWrites<T extends Document>(
 ): Failed<T> | undefined {
   if (error instanceof MongoBulkWriteError) {
     const failures = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
+    if (failures.length === 0 || error.writeConcernError) return undefined;
     return {
       failures: failures.map(({ index, code, errmsg }) => ({ operation: operations[index]!, code, errmsg })),
       unsent: [],
+      sent: true,
     };
   }
-  const failed: Failed<T> = { failures: [], unsent: [] };
+  const failed: Failed<T> = { failures: [], unsent: [], sent: false };
   for (const operation of operations) {
-    const document = writtenDocument(operation);
-    const bytes = document ? calculateObjectSize(document) : 0;
+    const bytes = checkedBytes(operation);
     if (bytes < MAX_DOCUMENT_BYTES) failed.unsent.push(operation);
     else
       failed.failures.push({
@@ -98,13 +115,15 @@ export async function bulkWriteWithRemedies<T extends Document>(
   ...remedies: Remedy<T>[]
 ): Promise<void> {
   let pending = operations;
-  for (let round = 1; pending.length > 0; round++) {
+  // Rounds that sent writes, and rounds the driver refused whole, each counted against MAX_ROUNDS.
+  const rounds = { sent: 0, refused: 0 };
+  while (pending.length > 0) {
     try {
       await collection.bulkWrite(pending, { ordered: false });
       return;
     } catch (error) {
-      const failed = round < MAX_ROUNDS ? failedWrites(error, pending) : undefined;
-      if (!failed) throw error;
+      const failed = failedWrites(error, pending);
+      if (!failed || ++rounds[failed.sent ? 'sent' : 'refused'] === MAX_ROUNDS) throw error;
       const retries: AnyBulkWriteOperation<T>[] = [];
       for (const { operation, ...failure } of failed.failures) {
         const retry = remedies

@@ -1,9 +1,20 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { calculateObjectSize } from 'bson';
 import type { Collection, Document } from 'mongodb';
-import { MongoBulkWriteError } from 'mongodb';
+import { MongoBulkWriteError, MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bulkWriteWithRemedies, replaceDuplicate, replacing } from '../../src/ingest/bulk-writes.ts';
+import {
+  bulkWriteWithRemedies,
+  MAX_DOCUMENT_BYTES,
+  replaceDuplicate,
+  replacing,
+} from '../../src/ingest/bulk-writes.ts';
+import { startStandin } from '../../src/standin/server.ts';
 import { leavingOutUnindexableGeo } from '../../src/ingest/unindexable-geo.ts';
 import { randomDatabaseName, startTestDatabase, type TestDatabase } from '../support/database.ts';
+import { freePort } from '../support/free-port.ts';
 
 let testDatabase: TestDatabase;
 let collection: Collection<Document>;
@@ -117,5 +128,39 @@ describe('bulk writes with remedies', () => {
     await expect(bulkWriteWithRemedies(collection, [{ insertOne: { document: oversized } }])).rejects.toThrow(
       /larger than the maximum|out of range/,
     );
+  });
+
+  it('measures a replace as the driver does: the whole statement, filter included', async () => {
+    // A replacement just under the limit whose statement ({q, u, upsert, multi}) is over it.
+    const base = calculateObjectSize({ id: 'edge', text: '' });
+    const replacement: Document = { id: 'edge', text: 'x'.repeat(MAX_DOCUMENT_BYTES - base - 10) };
+    expect(calculateObjectSize(replacement)).toBeLessThan(MAX_DOCUMENT_BYTES);
+    const failures: (number | undefined)[] = [];
+    await bulkWriteWithRemedies(collection, [replacing('id', replacement)], (_operation, failure) => {
+      failures.push(failure.code);
+      return { deleteOne: { filter: { id: 'edge' } } };
+    });
+    expect(failures).toEqual([10334]);
+  });
+
+  it('throws when the connection is lost, never taking unsent writes as done', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'hsds-bulk-'));
+    const standin = await startStandin({ port: await freePort(), dataDir });
+    const client = new MongoClient(standin.uri, { serverSelectionTimeoutMS: 300 });
+    try {
+      const lost = client.db('lost').collection('documents');
+      await lost.insertOne({ id: 'first' });
+      await standin.close();
+      const write = bulkWriteWithRemedies(
+        lost,
+        [{ insertOne: { document: { id: 'second' } } }],
+        replaceDuplicate('id'),
+        () => ({ insertOne: { document: { id: 'anything' } } }),
+      );
+      await expect(write).rejects.toThrow();
+    } finally {
+      await client.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });
