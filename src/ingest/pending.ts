@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { Db } from 'mongodb';
 import { ObjectId } from 'mongodb';
@@ -7,9 +8,13 @@ import type { RootEntity } from './entities.ts';
 import { HEARTBEAT_MS, STALE_AFTER_MS } from './import-entries.ts';
 import type { RowChanges } from './row-writer.ts';
 
-/** The process that recorded changes: `token` tells this run of it from an earlier one with the same pid. */
+/**
+ * The process that recorded changes: `token` tells this run of it from an earlier one with the same pid;
+ * `pidSpace` is where its pid means that process (see `pidSpace`), `host` is for people reading it.
+ */
 interface Owner {
   host: string;
+  pidSpace: string;
   pid: number;
   token: string;
 }
@@ -25,7 +30,20 @@ interface PendingChanges {
   changedRoots: Partial<Record<RootEntity, string[]>>;
 }
 
-const THIS_PROCESS: Owner = { host: hostname(), pid: process.pid, token: randomUUID() };
+/**
+ * Where a pid names one process: on Linux this boot's pid namespace (containers sharing a host name, or
+ * a host's network, still have pids of their own), elsewhere the host.
+ */
+function pidSpace(): string {
+  try {
+    const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    return `${boot}/${readlinkSync('/proc/self/ns/pid')}`;
+  } catch {
+    return hostname();
+  }
+}
+
+const THIS_PROCESS: Owner = { host: hostname(), pidSpace: pidSpace(), pid: process.pid, token: randomUUID() };
 
 /** Pending records of this process's imports still running: never left, whatever their heartbeat says. */
 const inProgress = new Set<string>();
@@ -102,7 +120,7 @@ export class ImportPending {
   }
 }
 
-/** Whether a process of this host with this pid runs (EPERM: it does, as another user). */
+/** Whether a process of this pid space with this pid runs (EPERM: it does, as another user). */
 function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -114,14 +132,15 @@ function isRunning(pid: number): boolean {
 
 /**
  * Whether the import that recorded these changes is gone: one of this process no longer running, one of
- * an earlier run (a restarted container has the same host and pid), one whose process is gone from this
- * host, or one anywhere whose heartbeat stopped.
+ * an earlier process with this pid, one whose process no longer runs in this pid space, or one anywhere
+ * (another machine or container) whose heartbeat stopped a minute ago.
  */
 function isLeft({ _id, owner, heartbeatAt }: PendingChanges, now: number): boolean {
   if (inProgress.has(_id.toHexString())) return false;
   if (owner === undefined || owner.token === THIS_PROCESS.token) return true;
   if (!(heartbeatAt instanceof Date) || now - heartbeatAt.getTime() > STALE_AFTER_MS) return true;
-  return owner.host === THIS_PROCESS.host && (owner.pid === THIS_PROCESS.pid || !isRunning(owner.pid));
+  if (owner.pidSpace !== THIS_PROCESS.pidSpace) return false;
+  return owner.pid === THIS_PROCESS.pid || !isRunning(owner.pid);
 }
 
 /** Changes left pending by imports that did not finish, oldest first. */

@@ -3,7 +3,6 @@
  * still running, in this process or another; always those whose import is gone.
  */
 import { spawnSync } from 'node:child_process';
-import { hostname } from 'node:os';
 import type { Collection, Db, Document } from 'mongodb';
 import { ObjectId } from 'mongodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -41,7 +40,10 @@ const leftIds = async () => {
 };
 
 /** A pending record as another process would have written it. */
-async function recordedBy(owner: { host: string; pid: number; token: string } | undefined, beatMsAgo = 0) {
+async function recordedBy(
+  owner: { host: string; pidSpace: string; pid: number; token: string } | undefined,
+  beatMsAgo = 0,
+) {
   const _id = new ObjectId();
   await pending.insertOne({
     _id,
@@ -72,25 +74,27 @@ describe('pending changes left by imports', () => {
   });
 
   it('tells live imports of other processes from gone ones', async () => {
-    const host = hostname();
-    const live = await recordedBy({ host, pid: process.ppid, token: 'parent' });
-    const ended = await recordedBy({ host, pid: endedPid(), token: 'ended' });
-    // A restarted container: same host and pid as this process, an earlier run.
-    const earlierRun = await recordedBy({ host, pid: process.pid, token: 'earlier run' });
-    const elsewhere = await recordedBy({ host: 'another-host', pid: 1, token: 'elsewhere' });
-    const silentElsewhere = await recordedBy(
-      { host: 'another-host', pid: 1, token: 'silent' },
-      STALE_AFTER_MS + 1,
-    );
+    // This process's own owner, as recorded: its pid space is where pids can be checked.
+    await recordPending(db, changes());
+    const { owner: ours } = (await pending.findOne({}))!;
+    await pending.deleteMany({});
+    const here = { host: ours.host as string, pidSpace: ours.pidSpace as string };
+    const live = await recordedBy({ ...here, pid: process.ppid, token: 'parent' });
+    const ended = await recordedBy({ ...here, pid: endedPid(), token: 'ended' });
+    // An earlier process that had this process's pid.
+    const earlier = await recordedBy({ ...here, pid: process.pid, token: 'earlier' });
+    // Same host name, other pids (another container): its pids mean nothing here; its heartbeat does.
+    const otherPids = { host: here.host, pidSpace: 'another pid space' };
+    const sameNameLive = await recordedBy({ ...otherPids, pid: process.pid, token: 'container' });
+    const sameNameEnded = await recordedBy({ ...otherPids, pid: endedPid(), token: 'container 2' });
+    const silentThere = await recordedBy({ ...otherPids, pid: 1, token: 'silent' }, STALE_AFTER_MS + 1);
     const silentHere = await recordedBy(
-      { host, pid: process.ppid, token: 'silent here' },
+      { ...here, pid: process.ppid, token: 'silent here' },
       STALE_AFTER_MS + 1,
     );
     const beforeOwners = await recordedBy(undefined);
-    const left = await leftIds();
-    expect(left.sort()).toEqual([ended, earlierRun, silentElsewhere, silentHere, beforeOwners].sort());
-    expect(left).not.toContain(live);
-    expect(left).not.toContain(elsewhere);
+    expect((await leftIds()).sort()).toEqual([ended, earlier, silentThere, silentHere, beforeOwners].sort());
+    for (const running of [live, sameNameLive, sameNameEnded]) expect(await leftIds()).not.toContain(running);
   });
 
   it('keeps the heartbeat of a running import fresh for other processes', async () => {
