@@ -125,23 +125,25 @@ async function writeBatch(
   dryRun: boolean,
   report: ImportReport,
 ): Promise<WrittenBatch | undefined> {
-  const { writes, changes, rows } = await planRowChanges(
+  const { writes, changes, removedRows, shrunkParents, rows } = await planRowChanges(
     db,
     batch.map((item) => item.decomposition),
   );
   for (const { type, decomposition } of batch) {
     const root = decomposition.rows[0]!;
-    const keys = decomposition.rows.map(({ entity, row }) => entityKey(entity, row.id));
+    const changed = decomposition.rows.some(
+      ({ entity, row }) => changes.changedRows.has(entityKey(entity, row.id)) || shrunkParents.has(row.id),
+    );
     const outcome = changes.newRows.has(entityKey(root.entity, root.row.id))
       ? 'inserted'
-      : keys.some((key) => changes.changedRows.has(key))
+      : changed
         ? 'updated'
         : 'unchanged';
     countOutcome(report, outcome, type);
   }
   if (dryRun || writes.size === 0) return undefined;
   const pending = await pendingChanges.record(changes);
-  await applyRowChanges(db, writes, changes.newRows);
+  await applyRowChanges(db, writes, changes.newRows, removedRows);
   return { pending, changes, rows };
 }
 

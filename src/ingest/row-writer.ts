@@ -2,6 +2,7 @@ import type { AnyBulkWriteOperation, Db } from 'mongodb';
 import type { Decomposition } from './decompose.ts';
 import {
   entityKey,
+  entityTypes,
   foreignKeysOf,
   isRootEntity,
   relations,
@@ -42,14 +43,37 @@ function kindKeysOf(entity: EntityType): string[] {
   return [...keys];
 }
 
+/** Entities that exist only inside a parent: no root, and nothing refers to them by id. */
+const ownedOnly = new Set<EntityType>(
+  entityTypes.filter(
+    (entity) =>
+      !isRootEntity(entity) &&
+      !Object.values(relations).some((list) =>
+        list.some((relation) => relation.kind === 'one' && relation.entity === entity),
+      ),
+  ),
+);
+
+/** What a batch changes in the rows, planned before anything is written. */
+export interface RowPlan {
+  /** Rows to write (or remove: `removedRows`), by entity type. */
+  writes: Map<EntityType, Row[]>;
+  changes: RowChanges;
+  /**
+   * `entity:id` of rows that left their last parent (a nested list given in full without them) and
+   * belong nowhere else: removed, not kept as orphans that nothing shows.
+   */
+  removedRows: Set<string>;
+  /** Ids of the parents whose list lost a child: their records changed though none of their rows did. */
+  shrunkParents: Set<string>;
+  rows: BatchRows;
+}
+
 /**
  * Works out the rows a batch of decomposed records changes and computes what they reach. Nothing is
  * written here: `applyRowChanges` writes, so the caller can record what is pending first.
  */
-export async function planRowChanges(
-  db: Db,
-  batch: Decomposition[],
-): Promise<{ writes: Map<EntityType, Row[]>; changes: RowChanges; rows: BatchRows }> {
+export async function planRowChanges(db: Db, batch: Decomposition[]): Promise<RowPlan> {
   const incoming = combineIncoming(batch.flatMap((decomposition) => decomposition.rows));
   const finals = new Map<EntityType, Map<string, Row>>();
   const existing = new Map<EntityType, Map<string, Row>>();
@@ -62,7 +86,7 @@ export async function planRowChanges(
       result.set(id, finalRow(entity, stored.get(id), row, replaced));
     finals.set(entity, result);
   }
-  await detachMissingChildren(db, batch, finals, existing);
+  const shrunkParents = await detachMissingChildren(db, batch, finals, existing);
 
   const writes = new Map<EntityType, Row[]>();
   const changes: RowChanges = {
@@ -71,6 +95,7 @@ export async function planRowChanges(
     newRows: new Set(),
     changedRoots: new Map(),
   };
+  const removedRows = new Set<string>();
   for (const [entity, rows] of finals) {
     for (const [id, row] of rows) {
       const before = existing.get(entity)?.get(id);
@@ -80,6 +105,10 @@ export async function planRowChanges(
       writes.get(entity)!.push(row);
       changes.changedRows.add(entityKey(entity, id));
       if (!before) changes.newRows.add(entityKey(entity, id));
+      else if (ownedOnly.has(entity) && isLinked(entity, before) && !isLinked(entity, row)) {
+        removedRows.add(entityKey(entity, id));
+        rows.delete(id);
+      }
       changes.touchedIds.add(id);
       for (const field of linkFields.get(entity) ?? []) {
         for (const value of [before?.[field], row[field]])
@@ -97,22 +126,29 @@ export async function planRowChanges(
       childLists.map((list) => childListKey(list.entity, list.foreignKey, list.parentId)),
     ),
   );
-  return { writes, changes, rows: { rows: finals, completeLists } };
+  return { writes, changes, removedRows, shrunkParents, rows: { rows: finals, completeLists } };
 }
+
+/** Whether a row is tied to any parent. */
+const isLinked = (entity: EntityType, row: Row) =>
+  foreignKeysOf(entity).some((key) => typeof row[key] === 'string');
 
 /**
  * Writes planned rows: one unordered bulk write per collection, rows that were new at planning inserted,
- * the others replaced whole by id.
+ * rows removed deleted, the others replaced whole by id.
  */
 export async function applyRowChanges(
   db: Db,
   writes: Map<EntityType, Row[]>,
   newRows: ReadonlySet<string>,
+  removedRows: ReadonlySet<string> = new Set(),
 ): Promise<void> {
   for (const [entity, rows] of rowWriteSequence(writes)) {
-    const operations: AnyBulkWriteOperation<Row>[] = rows.map((row) =>
-      newRows.has(entityKey(entity, row.id)) ? { insertOne: { document: row } } : replacing('_id', row),
-    );
+    const operations: AnyBulkWriteOperation<Row>[] = rows.map((row) => {
+      const key = entityKey(entity, row.id);
+      if (newRows.has(key)) return { insertOne: { document: row } };
+      return removedRows.has(key) ? { deleteOne: { filter: { _id: row._id } } } : replacing('_id', row);
+    });
     const collection = db.collection<Row>(rowCollection(entity));
     await bulkWriteWithRemedies(collection, operations, replaceDuplicate<Row>('_id'));
   }
@@ -171,7 +207,8 @@ async function detachMissingChildren(
   batch: Decomposition[],
   finals: Map<EntityType, Map<string, Row>>,
   existing: Map<EntityType, Map<string, Row>>,
-): Promise<void> {
+): Promise<Set<string>> {
+  const shrunk = new Set<string>();
   const lists = batch.flatMap((decomposition) => decomposition.childLists);
   const byEntityAndKey = new Map<
     string,
@@ -196,9 +233,11 @@ async function detachMissingChildren(
         delete row[foreignKey];
         delete row._hash;
         finals.get(entity)!.set(id, row);
+        shrunk.add(parentId);
       }
     }
   }
+  return shrunk;
 }
 
 async function loadRows(

@@ -230,6 +230,29 @@ describe('changes reach every document that embeds them', () => {
     expect(await findService()).not.toHaveProperty('phones');
   });
 
+  it('a child left out of its last parent is removed; one still listed elsewhere is kept', async () => {
+    const phones = db.collection('records.phone');
+    // PHONE_B is listed by the service and by the service's location.
+    const sharedPhone = { id: PHONE_B, number: '206-555-0101' };
+    const withSharedPhone = (servicePhones: object[]) =>
+      service({
+        phones: servicePhones,
+        service_at_locations: [{ id: SAL, location: location({ phones: [sharedPhone] }) }],
+      });
+    await importLines(db, [withSharedPhone([{ id: PHONE_A, number: '206-555-0100' }, sharedPhone])]);
+    expect(await phones.countDocuments()).toBe(2);
+
+    const report = await importLines(db, [withSharedPhone([])]);
+    expect(report).toMatchObject({ updated: 1, unchanged: 0 });
+    expect(await phones.findOne({ id: PHONE_A })).toBeNull();
+    expect(await phones.findOne({ id: PHONE_B })).toMatchObject({ location_id: LOC });
+    const stored = await findService();
+    expect(stored).not.toHaveProperty('phones');
+    expect(stored?.service_at_locations[0].location.phones).toEqual([{ ...sharedPhone, location_id: LOC }]);
+    // Nothing left to change: the same data again is unchanged.
+    expect(await importLines(db, [withSharedPhone([])])).toMatchObject({ updated: 0, unchanged: 1 });
+  });
+
   it('a referenced entity given in part is updated, not replaced', async () => {
     await importLines(db, [organization({ email: 'info@harbor.example.org' })]);
     await importLines(db, [
