@@ -5,8 +5,8 @@
 import { spawnSync } from 'node:child_process';
 import type { Collection, Db, Document } from 'mongodb';
 import { ObjectId } from 'mongodb';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { STALE_AFTER_MS } from '../../src/ingest/import-entries.ts';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { HEARTBEAT_MS, STALE_AFTER_MS } from '../../src/ingest/import-entries.ts';
 import { ImportPending, leftPending, recordPending } from '../../src/ingest/pending.ts';
 import type { RowChanges } from '../../src/ingest/row-writer.ts';
 import { randomDatabaseName, startTestDatabase, type TestDatabase } from '../support/database.ts';
@@ -97,19 +97,25 @@ describe('pending changes left by imports', () => {
     for (const running of [live, sameNameLive, sameNameEnded]) expect(await leftIds()).not.toContain(running);
   });
 
-  it('keeps the heartbeat of a running import fresh for other processes', async () => {
+  it('keeps the heartbeat of a running import fresh for other processes, every HEARTBEAT_MS', async () => {
+    // Only the interval is faked: the clock and the database's I/O run as usual.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     const running = new ImportPending(db);
     try {
       const id = await running.record(changes());
       const old = new Date(Date.now() - STALE_AFTER_MS);
       await pending.updateOne({ _id: id }, { $set: { heartbeatAt: old } });
-      await running.beat();
-      const { heartbeatAt } = (await pending.findOne({ _id: id }))!;
-      expect(Date.now() - (heartbeatAt as Date).getTime()).toBeLessThan(STALE_AFTER_MS / 2);
+      const beatAge = async () =>
+        Date.now() - ((await pending.findOne({ _id: id }))!.heartbeatAt as Date).getTime();
+      vi.advanceTimersByTime(HEARTBEAT_MS - 1);
+      expect(await beatAge()).toBeGreaterThanOrEqual(STALE_AFTER_MS);
+      vi.advanceTimersByTime(1);
+      await vi.waitFor(async () => expect(await beatAge()).toBeLessThan(STALE_AFTER_MS / 2));
       await running.clear(id);
       expect(await pending.countDocuments()).toBe(0);
     } finally {
       running.release();
+      vi.useRealTimers();
     }
   });
 });
