@@ -47,6 +47,23 @@ async function withEmbeddedClient<T>(dbPort: number, use: (client: MongoClient) 
 }
 
 describe('the server process', () => {
+  it('falls back to the stand-in with one log line when no mongod can be had', async () => {
+    const server = await startServer({
+      HSDS_EMBEDDED: 'auto',
+      HSDS_EMBEDDED_DB_PORT: String(await freePort()),
+      // A version no cache holds, from an address that cannot answer: no binary, on any machine.
+      MONGOMS_VERSION: '7.0.99',
+      MONGOMS_DOWNLOAD_MIRROR: 'https://127.0.0.1:9',
+    });
+    const output = server.process.output();
+    expect(output).toMatch(
+      /"reason":"Download failed for url .+ ECONNREFUSED .+","msg":"no mongod binary available; using the stand-in"/,
+    );
+    expect(output).toMatch(/MongoDB stand-in/);
+    // Not the memory server's own report of its failure, stack trace and all.
+    expect(output).not.toMatch(/Starting the MongoMemoryServer Instance failed|\n\s+at /);
+  });
+
   it('keeps every acknowledged write across a kill and a restart', async () => {
     const dbPort = String(await freePort());
     const first = await startServer({ HSDS_EMBEDDED_DB_PORT: dbPort });

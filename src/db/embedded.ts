@@ -41,7 +41,7 @@ export async function startEmbeddedDatabase(options: EmbeddedDatabaseOptions): P
     } catch (error) {
       if (options.mode === 'mongod') throw error;
       logger.warn(
-        { reason: (error as Error).message.split('\n')[0] },
+        { reason: (error as Error).message.replace(/\s*\n\s*/g, ' ') },
         'no mongod binary available; using the stand-in',
       );
     }
@@ -60,7 +60,10 @@ export async function startEmbeddedDatabase(options: EmbeddedDatabaseOptions): P
 async function startMongod(options: EmbeddedDatabaseOptions): Promise<EmbeddedDatabase> {
   // Loaded only when wanted: the package reads its configuration when first imported.
   process.env.MONGOMS_MAX_RETRIES ??= '1';
-  const { MongoMemoryServer } = await import('mongodb-memory-server');
+  const { MongoBinary, MongoMemoryServer } = await import('mongodb-memory-server');
+  // The binary first (found, or downloaded): when there is none, the server's own start-up would print
+  // its whole failure before ours says that the stand-in is used instead.
+  await MongoBinary.getPath();
   const dbPath = path.join(options.dataDir, 'mongod');
   await mkdir(dbPath, { recursive: true });
   const server = await MongoMemoryServer.create({
