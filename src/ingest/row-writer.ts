@@ -43,16 +43,21 @@ function kindKeysOf(entity: EntityType): string[] {
   return [...keys];
 }
 
-/** Entities that exist only inside a parent: no root, and nothing refers to them by id. */
-const ownedOnly = new Set<EntityType>(
-  entityTypes.filter(
+/**
+ * Entities that exist only inside a parent, so that a row detached from its last one is deleted: those
+ * that are no root and that nothing refers to by id, and services at location, which say that a service
+ * is at a location and say nothing once their service no longer lists them.
+ */
+const ownedOnly = new Set<EntityType>([
+  ...entityTypes.filter(
     (entity) =>
       !isRootEntity(entity) &&
       !Object.values(relations).some((list) =>
         list.some((relation) => relation.kind === 'one' && relation.entity === entity),
       ),
   ),
-);
+  'service_at_location',
+]);
 
 /** What a batch changes in the rows, planned before anything is written. */
 export interface RowPlan {

@@ -253,6 +253,17 @@ describe('changes reach every document that embeds them', () => {
     expect(await importLines(db, [withSharedPhone([])])).toMatchObject({ updated: 0, unchanged: 1 });
   });
 
+  it('a service at location its service no longer lists is removed; its location is kept', async () => {
+    await importLines(db, [service()]);
+    expect(await findSal()).not.toBeNull();
+    const report = await importLines(db, [service({ service_at_locations: [] })]);
+    expect(report).toMatchObject({ updated: 1 });
+    expect(await findSal()).toBeNull();
+    expect(await db.collection('records.service_at_location').countDocuments()).toBe(0);
+    expect(await findService()).not.toHaveProperty('service_at_locations');
+    expect(await db.collection('records.location').findOne({ id: LOC })).not.toBeNull();
+  });
+
   it('a referenced entity given in part is updated, not replaced', async () => {
     await importLines(db, [organization({ email: 'info@harbor.example.org' })]);
     await importLines(db, [
