@@ -92,6 +92,7 @@ export async function planRowChanges(db: Db, batch: Decomposition[]): Promise<Ro
     finals.set(entity, result);
   }
   const shrunkParents = await detachMissingChildren(db, batch, finals, existing);
+  await detachUnderRemoved(db, finals, existing);
 
   const writes = new Map<EntityType, Row[]>();
   const changes: RowChanges = {
@@ -110,7 +111,7 @@ export async function planRowChanges(db: Db, batch: Decomposition[]): Promise<Ro
       writes.get(entity)!.push(row);
       changes.changedRows.add(entityKey(entity, id));
       if (!before) changes.newRows.add(entityKey(entity, id));
-      else if (ownedOnly.has(entity) && isLinked(entity, before) && !isLinked(entity, row)) {
+      else if (isRemoved(entity, before, row)) {
         removedRows.add(entityKey(entity, id));
         rows.delete(id);
       }
@@ -137,6 +138,61 @@ export async function planRowChanges(db: Db, batch: Decomposition[]): Promise<Ro
 /** Whether a row is tied to any parent. */
 const isLinked = (entity: EntityType, row: Row) =>
   foreignKeysOf(entity).some((key) => typeof row[key] === 'string');
+
+/** Whether a row is deleted: it exists only inside a parent, and it has just lost the last one. */
+const isRemoved = (entity: EntityType, before: Row, after: Row) =>
+  ownedOnly.has(entity) && isLinked(entity, before) && !isLinked(entity, after);
+
+/**
+ * Rows nested under removed rows lose that link too, and are removed in turn when it was their last: a
+ * removed contact's phones, a removed service at location's schedules, their languages and attributes.
+ */
+async function detachUnderRemoved(
+  db: Db,
+  finals: Map<EntityType, Map<string, Row>>,
+  existing: Map<EntityType, Map<string, Row>>,
+): Promise<void> {
+  const removedIn = (rows: Iterable<[EntityType, Row]>) => {
+    const removed = new Map<EntityType, Set<string>>();
+    for (const [entity, row] of rows) {
+      const before = existing.get(entity)?.get(row.id);
+      if (!before || !isRemoved(entity, before, row)) continue;
+      if (!removed.has(entity)) removed.set(entity, new Set());
+      removed.get(entity)!.add(row.id);
+    }
+    return removed;
+  };
+  let removed = removedIn(
+    [...finals].flatMap(([entity, rows]) =>
+      [...rows.values()].map((row): [EntityType, Row] => [entity, row]),
+    ),
+  );
+  while (removed.size > 0) {
+    const lookups = [...removed].flatMap(([entity, ids]) =>
+      relations[entity].flatMap((relation) =>
+        relation.kind === 'many' ? [{ entity: relation.entity, foreignKey: relation.foreignKey, ids }] : [],
+      ),
+    );
+    const found = await Promise.all(
+      lookups.map(({ entity, foreignKey, ids }) => loadRows(db, entity, { [foreignKey]: { $in: [...ids] } })),
+    );
+    const detached: [EntityType, Row][] = [];
+    for (const [index, { entity, foreignKey, ids }] of lookups.entries()) {
+      for (const [id, stored] of found[index]!) {
+        if (!existing.has(entity)) existing.set(entity, new Map());
+        if (!existing.get(entity)!.has(id)) existing.get(entity)!.set(id, stored);
+        if (!finals.has(entity)) finals.set(entity, new Map());
+        const row = finals.get(entity)!.get(id) ?? { ...stored };
+        if (!ids.has(row[foreignKey] as string)) continue;
+        delete row[foreignKey];
+        delete row._hash;
+        finals.get(entity)!.set(id, row);
+        detached.push([entity, row]);
+      }
+    }
+    removed = removedIn(detached);
+  }
+}
 
 /**
  * Writes planned rows: one unordered bulk write per collection, rows that were new at planning inserted,

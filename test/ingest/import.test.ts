@@ -253,6 +253,41 @@ describe('changes reach every document that embeds them', () => {
     expect(await importLines(db, [withSharedPhone([])])).toMatchObject({ updated: 0, unchanged: 1 });
   });
 
+  it('rows nested under a removed row go with it, unless they are linked elsewhere too', async () => {
+    const CONTACT = '99999999-9999-4999-8999-999999999999';
+    const LANGUAGE = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+    const SCHEDULE = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
+    // PHONE_A only under the contact; PHONE_B under the contact and the location.
+    const onlyContacts = {
+      id: PHONE_A,
+      number: '206-555-0100',
+      languages: [{ id: LANGUAGE, name: 'Spanish' }],
+    };
+    const shared = { id: PHONE_B, number: '206-555-0101' };
+    const located = { id: LOC, location_type: 'physical', phones: [shared] };
+    await importLines(db, [
+      service({
+        phones: [],
+        contacts: [{ id: CONTACT, name: 'Front desk', phones: [onlyContacts, shared] }],
+        service_at_locations: [{ id: SAL, location: located, schedules: [{ id: SCHEDULE, byday: 'MO' }] }],
+      }),
+    ]);
+    const ids = async (entity: string) =>
+      (await db.collection(`records.${entity}`).find().toArray()).map((row) => row.id as string).sort();
+    expect(await ids('phone')).toEqual([PHONE_A, PHONE_B].sort());
+    expect([await ids('contact'), await ids('language'), await ids('schedule')]).toEqual([
+      [CONTACT],
+      [LANGUAGE],
+      [SCHEDULE],
+    ]);
+
+    await importLines(db, [service({ phones: [], contacts: [], service_at_locations: [] })]);
+    expect(await ids('phone')).toEqual([PHONE_B]);
+    expect([await ids('contact'), await ids('language'), await ids('schedule')]).toEqual([[], [], []]);
+    expect(await ids('location')).toEqual([LOC]);
+    expect(await db.collection('records.phone').findOne({ id: PHONE_B })).not.toHaveProperty('contact_id');
+  });
+
   it('a service at location its service no longer lists is removed; its location is kept', async () => {
     await importLines(db, [service()]);
     expect(await findSal()).not.toBeNull();
