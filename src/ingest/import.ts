@@ -125,12 +125,13 @@ async function writeBatch(
   dryRun: boolean,
   report: ImportReport,
 ): Promise<WrittenBatch | undefined> {
-  const { writes, changes, removedRows, shrunkParents, rows } = await planRowChanges(
+  const { writes, changes, shrunkParents, rows } = await planRowChanges(
     db,
     batch.map((item) => item.decomposition),
   );
   for (const { type, decomposition } of batch) {
     const root = decomposition.rows[0]!;
+    // Changed: one of its rows, or one of its lists (given in full) that lost an item.
     const changed = decomposition.rows.some(
       ({ entity, row }) => changes.changedRows.has(entityKey(entity, row.id)) || shrunkParents.has(row.id),
     );
@@ -143,7 +144,7 @@ async function writeBatch(
   }
   if (dryRun || writes.size === 0) return undefined;
   const pending = await pendingChanges.record(changes);
-  await applyRowChanges(db, writes, changes.newRows, removedRows);
+  await applyRowChanges(db, writes, changes.newRows);
   return { pending, changes, rows };
 }
 

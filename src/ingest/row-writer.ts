@@ -2,7 +2,6 @@ import type { AnyBulkWriteOperation, Db } from 'mongodb';
 import type { Decomposition } from './decompose.ts';
 import {
   entityKey,
-  entityTypes,
   foreignKeysOf,
   isRootEntity,
   relations,
@@ -43,32 +42,10 @@ function kindKeysOf(entity: EntityType): string[] {
   return [...keys];
 }
 
-/**
- * Entities that exist only inside a parent, so that a row detached from its last one is deleted: those
- * that are no root and that nothing refers to by id, and services at location, which say that a service
- * is at a location and say nothing once their service no longer lists them.
- */
-const ownedOnly = new Set<EntityType>([
-  ...entityTypes.filter(
-    (entity) =>
-      !isRootEntity(entity) &&
-      !Object.values(relations).some((list) =>
-        list.some((relation) => relation.kind === 'one' && relation.entity === entity),
-      ),
-  ),
-  'service_at_location',
-]);
-
 /** What a batch changes in the rows, planned before anything is written. */
 export interface RowPlan {
-  /** Rows to write (or remove: `removedRows`), by entity type. */
   writes: Map<EntityType, Row[]>;
   changes: RowChanges;
-  /**
-   * `entity:id` of rows that left their last parent (a nested list given in full without them) and
-   * belong nowhere else: removed, not kept as orphans that nothing shows.
-   */
-  removedRows: Set<string>;
   /** Ids of the parents whose list lost a child: their records changed though none of their rows did. */
   shrunkParents: Set<string>;
   rows: BatchRows;
@@ -92,7 +69,6 @@ export async function planRowChanges(db: Db, batch: Decomposition[]): Promise<Ro
     finals.set(entity, result);
   }
   const shrunkParents = await detachMissingChildren(db, batch, finals, existing);
-  await detachUnderRemoved(db, finals, existing);
 
   const writes = new Map<EntityType, Row[]>();
   const changes: RowChanges = {
@@ -101,7 +77,6 @@ export async function planRowChanges(db: Db, batch: Decomposition[]): Promise<Ro
     newRows: new Set(),
     changedRoots: new Map(),
   };
-  const removedRows = new Set<string>();
   for (const [entity, rows] of finals) {
     for (const [id, row] of rows) {
       const before = existing.get(entity)?.get(id);
@@ -111,10 +86,6 @@ export async function planRowChanges(db: Db, batch: Decomposition[]): Promise<Ro
       writes.get(entity)!.push(row);
       changes.changedRows.add(entityKey(entity, id));
       if (!before) changes.newRows.add(entityKey(entity, id));
-      else if (isRemoved(entity, before, row)) {
-        removedRows.add(entityKey(entity, id));
-        rows.delete(id);
-      }
       changes.touchedIds.add(id);
       for (const field of linkFields.get(entity) ?? []) {
         for (const value of [before?.[field], row[field]])
@@ -132,84 +103,22 @@ export async function planRowChanges(db: Db, batch: Decomposition[]): Promise<Ro
       childLists.map((list) => childListKey(list.entity, list.foreignKey, list.parentId)),
     ),
   );
-  return { writes, changes, removedRows, shrunkParents, rows: { rows: finals, completeLists } };
-}
-
-/** Whether a row is tied to any parent. */
-const isLinked = (entity: EntityType, row: Row) =>
-  foreignKeysOf(entity).some((key) => typeof row[key] === 'string');
-
-/** Whether a row is deleted: it exists only inside a parent, and it has just lost the last one. */
-const isRemoved = (entity: EntityType, before: Row, after: Row) =>
-  ownedOnly.has(entity) && isLinked(entity, before) && !isLinked(entity, after);
-
-/**
- * Rows nested under removed rows lose that link too, and are removed in turn when it was their last: a
- * removed contact's phones, a removed service at location's schedules, their languages and attributes.
- */
-async function detachUnderRemoved(
-  db: Db,
-  finals: Map<EntityType, Map<string, Row>>,
-  existing: Map<EntityType, Map<string, Row>>,
-): Promise<void> {
-  const removedIn = (rows: Iterable<[EntityType, Row]>) => {
-    const removed = new Map<EntityType, Set<string>>();
-    for (const [entity, row] of rows) {
-      const before = existing.get(entity)?.get(row.id);
-      if (!before || !isRemoved(entity, before, row)) continue;
-      if (!removed.has(entity)) removed.set(entity, new Set());
-      removed.get(entity)!.add(row.id);
-    }
-    return removed;
-  };
-  let removed = removedIn(
-    [...finals].flatMap(([entity, rows]) =>
-      [...rows.values()].map((row): [EntityType, Row] => [entity, row]),
-    ),
-  );
-  while (removed.size > 0) {
-    const lookups = [...removed].flatMap(([entity, ids]) =>
-      relations[entity].flatMap((relation) =>
-        relation.kind === 'many' ? [{ entity: relation.entity, foreignKey: relation.foreignKey, ids }] : [],
-      ),
-    );
-    const found = await Promise.all(
-      lookups.map(({ entity, foreignKey, ids }) => loadRows(db, entity, { [foreignKey]: { $in: [...ids] } })),
-    );
-    const detached: [EntityType, Row][] = [];
-    for (const [index, { entity, foreignKey, ids }] of lookups.entries()) {
-      for (const [id, stored] of found[index]!) {
-        if (!existing.has(entity)) existing.set(entity, new Map());
-        if (!existing.get(entity)!.has(id)) existing.get(entity)!.set(id, stored);
-        if (!finals.has(entity)) finals.set(entity, new Map());
-        const row = finals.get(entity)!.get(id) ?? { ...stored };
-        if (!ids.has(row[foreignKey] as string)) continue;
-        delete row[foreignKey];
-        delete row._hash;
-        finals.get(entity)!.set(id, row);
-        detached.push([entity, row]);
-      }
-    }
-    removed = removedIn(detached);
-  }
+  return { writes, changes, shrunkParents, rows: { rows: finals, completeLists } };
 }
 
 /**
  * Writes planned rows: one unordered bulk write per collection, rows that were new at planning inserted,
- * rows removed deleted, the others replaced whole by id.
+ * the others replaced whole by id.
  */
 export async function applyRowChanges(
   db: Db,
   writes: Map<EntityType, Row[]>,
   newRows: ReadonlySet<string>,
-  removedRows: ReadonlySet<string> = new Set(),
 ): Promise<void> {
   for (const [entity, rows] of rowWriteSequence(writes)) {
-    const operations: AnyBulkWriteOperation<Row>[] = rows.map((row) => {
-      const key = entityKey(entity, row.id);
-      if (newRows.has(key)) return { insertOne: { document: row } };
-      return removedRows.has(key) ? { deleteOne: { filter: { _id: row._id } } } : replacing('_id', row);
-    });
+    const operations: AnyBulkWriteOperation<Row>[] = rows.map((row) =>
+      newRows.has(entityKey(entity, row.id)) ? { insertOne: { document: row } } : replacing('_id', row),
+    );
     const collection = db.collection<Row>(rowCollection(entity));
     await bulkWriteWithRemedies(collection, operations, replaceDuplicate<Row>('_id'));
   }

@@ -11,8 +11,8 @@ type Json = Record<string, unknown>;
  * Services at location, taken from their service documents: a service document already nests each of its
  * services at location fully (location, contacts, phones, schedules), so the pairing's own document is
  * that entry plus the service without its list of locations. Services this rebuild has just written are
- * given in `fresh`; the others are read. A pairing whose service does not list it (an orphan) is composed
- * from rows instead. Both ways give the same document, key order included, so its hash does not depend on
+ * given in `fresh`; the others are read. A pairing whose service does not list it (an orphan: its service
+ * not loaded yet, say) is composed from rows instead; one with no service has none. Both ways give the same document, key order included, so its hash does not depend on
  * the way taken.
  */
 export async function composeServiceAtLocations(
@@ -44,7 +44,10 @@ export async function composeServiceAtLocations(
     const entry = (service?.service_at_locations as Json[] | undefined)?.find((item) => item.id === row._id);
     if (service && entry) documents.set(row._id, withService(entry, service));
   }
-  const orphans = ids.filter((id) => !documents.has(id));
+  // A pairing with no service at all (its service's list, given in full, left it out) has no document:
+  // it would say that nothing is offered there. Its row is kept, for a service that lists it again.
+  const serviceless = new Set(rows.filter((row) => typeof row.service_id !== 'string').map((row) => row._id));
+  const orphans = ids.filter((id) => !documents.has(id) && !serviceless.has(id));
   if (orphans.length > 0) {
     for (const [id, document] of await composeRoots(source, 'service_at_location', orphans)) {
       documents.set(id, document);
