@@ -5,8 +5,6 @@ import { startEmbeddedDatabase, type EmbeddedDatabase } from './embedded.ts';
 
 export interface OpenDatabase {
   database: Database;
-  /** The embedded database we started (or share), when there is no MONGODB_URI. */
-  embedded: EmbeddedDatabase | undefined;
   /** Closes the client, then the embedded database if we started it. */
   close(): Promise<void>;
 }
@@ -32,7 +30,6 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Open
   });
   return {
     database,
-    embedded,
     async close() {
       await database.close();
       await embedded?.close();
