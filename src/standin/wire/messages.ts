@@ -123,7 +123,7 @@ function frame(opCode: number, responseTo: number, payload: Uint8Array[]): Buffe
 
 export function encodeOpMsgReply(responseTo: number, body: Document): Buffer {
   const flagsAndKind = Buffer.alloc(5); // flagBits 0, section kind 0
-  return frame(OP_MSG, responseTo, [flagsAndKind, encodeReply(body)]);
+  return frame(OP_MSG, responseTo, [flagsAndKind, ...encodeReply(body)]);
 }
 
 export function encodeOpReply(responseTo: number, doc: Document): Buffer {
