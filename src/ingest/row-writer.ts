@@ -192,18 +192,23 @@ async function detachMissingChildren(
   }
   for (const { entity, foreignKey, kept } of byEntityAndKey.values()) {
     const linked = await loadRows(db, entity, { [foreignKey]: { $in: [...kept.keys()] } });
-    if (linked.size === 0) continue;
     if (!finals.has(entity)) finals.set(entity, new Map());
     if (!existing.has(entity)) existing.set(entity, new Map());
-    for (const [id, stored] of linked) {
-      if (!existing.get(entity)!.has(id)) existing.get(entity)!.set(id, stored);
-      const row = finals.get(entity)!.get(id) ?? { ...stored };
+    // The batch's own rows too: a record given twice in one batch has the children its last copy lists,
+    // as it would with its copies in separate batches.
+    const candidates = new Set(linked.keys());
+    for (const [id, row] of finals.get(entity)!) if (kept.has(row[foreignKey] as string)) candidates.add(id);
+    for (const id of candidates) {
+      const stored = linked.get(id);
+      if (stored && !existing.get(entity)!.has(id)) existing.get(entity)!.set(id, stored);
+      const row = finals.get(entity)!.get(id) ?? { ...stored! };
       const parentId = row[foreignKey] as string;
       if (kept.get(parentId)?.has(id) === false) {
         delete row[foreignKey];
         delete row._hash;
         finals.get(entity)!.set(id, row);
-        shrunk.add(parentId);
+        // The parent's record changed only if the stored row was in its list.
+        if (stored?.[foreignKey] === parentId) shrunk.add(parentId);
       }
     }
   }

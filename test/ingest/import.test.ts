@@ -253,6 +253,23 @@ describe('changes reach every document that embeds them', () => {
     expect(await importLines(db, [withSharedPhone([])])).toMatchObject({ updated: 0, unchanged: 1 });
   });
 
+  it('a record given twice in one batch has the children its last copy lists', async () => {
+    const twice = [service({ phones: [{ id: PHONE_A, number: '206-555-0100' }] }), service({ phones: [] })];
+    await importLines(db, twice);
+    expect(await findService()).not.toHaveProperty('phones');
+    expect(await db.collection('records.phone').findOne({ id: PHONE_A })).not.toHaveProperty('service_id');
+    // As when the copies come in separate batches; and the same data again changes nothing.
+    const separately = await openIndexedDatabase(testDatabase);
+    try {
+      await importLines(separately.db, twice, { batchSize: 1 });
+      const again = await separately.db.collection('services').findOne({ id: SVC });
+      expect(again).not.toHaveProperty('phones');
+    } finally {
+      await separately.close();
+    }
+    expect(await importLines(db, twice)).toMatchObject({ inserted: 0, updated: 0, unchanged: 2 });
+  });
+
   it('a service at location its service no longer lists is not served; its row and location are kept', async () => {
     await importLines(db, [service()]);
     expect(await findSal()).not.toBeNull();
