@@ -15,10 +15,11 @@ export function healthRoutes(database: Database, registry: Registry, prepared: (
   });
   router.get('/readyz', async (ctx) => {
     const up = await database.ping(READINESS_PING_TIMEOUT_MS);
-    const ready = up && prepared();
+    const isPrepared = prepared();
+    const ready = up && isPrepared;
     ctx.status = ready ? 200 : 503;
     if (!ready) ctx.set('Retry-After', '5');
-    ctx.body = { status: ready ? 'ok' : 'unavailable', database: up ? 'up' : 'down', prepared: prepared() };
+    ctx.body = { status: ready ? 'ok' : 'unavailable', database: up ? 'up' : 'down', prepared: isPrepared };
   });
   router.get('/metrics', async (ctx) => {
     ctx.type = registry.contentType;

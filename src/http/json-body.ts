@@ -2,13 +2,13 @@ import type { Middleware } from 'koa';
 import { koaBody } from 'koa-body';
 import { HttpProblem } from './problem.ts';
 
+/** The body types taken as JSON, by the check and the parser alike (koa-body's own list is narrower). */
+const JSON_TYPES = ['json', '+json'];
+
 /**
  * Parses JSON request bodies up to `limitBytes`. Parser failures become problems that say what was wrong
  * with the body, without echoing it back.
  */
-/** The body types taken as JSON, by the check and the parser alike (koa-body's own list is narrower). */
-const JSON_TYPES = ['json', '+json'];
-
 export function jsonBody(limitBytes: number): Middleware {
   const parse = koaBody({
     json: true,

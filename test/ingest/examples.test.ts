@@ -4,12 +4,11 @@ import { fileURLToPath } from 'node:url';
 import type { Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentCollection } from '../../src/db/collections.ts';
-import type { Database } from '../../src/db/database.ts';
 import { rootEntities, rowCollection, type EntityType, type RootEntity } from '../../src/ingest/entities.ts';
 import { importRecords } from '../../src/ingest/import.ts';
 import type { ImportReport } from '../../src/ingest/report.ts';
 import { readInputPath } from '../../src/ingest/sources/input-path.ts';
-import { openIndexedDatabase, startTestDatabase, type TestDatabase } from '../support/database.ts';
+import { indexedDatabases } from '../support/database.ts';
 import { withoutGeneratedFields } from './generated-fields.ts';
 
 type Json = Record<string, unknown>;
@@ -23,22 +22,12 @@ if (!hasExamples) console.warn(`Skipping the HSDS example import tests: ${exampl
 const FULL_EXAMPLES = ['service_full.json', 'organization_full.json', 'service_at_location_full.json'];
 const readExample = (file: string): Json => JSON.parse(readFileSync(resolve(examples, file), 'utf8'));
 
-let testDatabase: TestDatabase;
-const opened: Database[] = [];
-
+const databases = indexedDatabases();
 beforeAll(async () => {
-  if (hasExamples) testDatabase = await startTestDatabase();
+  if (hasExamples) await databases.start();
 });
-afterAll(async () => {
-  for (const database of opened) await database.close();
-  await testDatabase?.close();
-});
-
-async function freshDatabase(): Promise<Db> {
-  const database = await openIndexedDatabase(testDatabase);
-  opened.push(database);
-  return database.db;
-}
+afterAll(() => databases.close());
+const freshDatabase = () => databases.fresh();
 
 async function importPaths(db: Db, paths: string[]): Promise<ImportReport> {
   async function* records() {

@@ -7,34 +7,21 @@
 import type { Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serviceNdjsonChunks } from '../../scripts/generator/ndjson-chunks.ts';
-import type { Database } from '../../src/db/database.ts';
 import { documentCollection } from '../../src/db/collections.ts';
 import { decompose } from '../../src/ingest/decompose.ts';
 import { rootEntities } from '../../src/ingest/entities.ts';
 import { recordPending } from '../../src/ingest/pending.ts';
 import { applyRowChanges, planRowChanges, rowWriteSequence } from '../../src/ingest/row-writer.ts';
 import { validateRecord } from '../../src/ingest/validate.ts';
-import { openIndexedDatabase, startTestDatabase, type TestDatabase } from '../support/database.ts';
+import { indexedDatabases } from '../support/database.ts';
 import { importLines } from '../support/import.ts';
 
 type Json = Record<string, unknown>;
 
-let testDatabase: TestDatabase;
-const opened: Database[] = [];
-
-beforeAll(async () => {
-  testDatabase = await startTestDatabase();
-});
-afterAll(async () => {
-  for (const database of opened) await database.close();
-  await testDatabase?.close();
-});
-
-async function freshDb(): Promise<Db> {
-  const database = await openIndexedDatabase(testDatabase);
-  opened.push(database);
-  return database.db;
-}
+const databases = indexedDatabases();
+beforeAll(() => databases.start());
+afterAll(() => databases.close());
+const freshDb = () => databases.fresh();
 
 const NOW = () => '2030-01-01T00:00:00.000Z';
 

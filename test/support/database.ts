@@ -103,3 +103,27 @@ export async function openIndexedDatabase(testDatabase: TestDatabase): Promise<D
   await database.ensureIndexes();
   return database;
 }
+
+/**
+ * A test server and fresh indexed databases on it, for files that want a new database per case: `start`
+ * in beforeAll, `fresh()` for each database, `close` in afterAll (every database, then the server).
+ */
+export function indexedDatabases() {
+  let server: TestDatabase | undefined;
+  const opened: Database[] = [];
+  return {
+    async start(): Promise<void> {
+      server = await startTestDatabase();
+    },
+    async fresh(): Promise<Db> {
+      if (!server) throw new Error('indexedDatabases: start() first');
+      const database = await openIndexedDatabase(server);
+      opened.push(database);
+      return database.db;
+    },
+    async close(): Promise<void> {
+      for (const database of opened.splice(0)) await database.close();
+      await server?.close();
+    },
+  };
+}

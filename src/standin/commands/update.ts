@@ -39,6 +39,7 @@ export function runUpdate(
   if (statement.multi && kind === 'replacement')
     throw failedToParse('multi update is not supported for replacement-style update');
   const context = {
+    kind,
     filter: statement.q,
     arrayFilters: statement.arrayFilters,
     options: database.mingoOptions,

@@ -55,6 +55,8 @@ export function updateKind(update: unknown): UpdateKind {
 }
 
 export interface UpdateContext {
+  /** The update's kind, as `updateKind` classified (and checked) it once for all the documents. */
+  kind: UpdateKind;
   /** The query that selected the document (the positional `$` operator refers to it). */
   filter: Document;
   arrayFilters?: Document[];
@@ -65,7 +67,7 @@ export interface UpdateContext {
 
 /** Returns the updated version of `doc` (which is left untouched). */
 export function applyUpdate(doc: Document, update: unknown, context: UpdateContext): Document {
-  const kind = updateKind(update);
+  const { kind } = context;
   let next: Document;
   if (kind === 'replacement') {
     const replacement = cloneDocument(update as Document);
