@@ -16,6 +16,7 @@ import type { InputRecord } from './input-record.ts';
 import { recordTypes } from './record-type.ts';
 import { readBody, spoolBody, spoolDirectory } from './request-body.ts';
 import { jsonRecords } from './sources/json-file.ts';
+import { withoutByteOrderMark } from './sources/byte-order-mark.ts';
 import { readNdjson } from './sources/ndjson.ts';
 
 /** How rejections name where a record was: the request body, never a file of ours. */
@@ -127,7 +128,7 @@ async function receiveBody(ctx: Context, config: Config): Promise<ReceivedBody> 
     ).toString('utf8');
     let parsed: unknown;
     try {
-      parsed = JSON.parse(text);
+      parsed = JSON.parse(withoutByteOrderMark(text));
     } catch {
       throw new HttpProblem(400, 'The request body is not valid JSON.');
     }

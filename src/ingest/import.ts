@@ -34,7 +34,7 @@ type BatchItem = { type: string; decomposition: Decomposition };
 
 /** A tabular-form row is already normalized: it is its own single row, with its foreign keys as given. */
 const tabularRow = (entity: EntityType, row: Record<string, unknown>): Decomposition => ({
-  rows: [{ entity, row: { ...row, _id: row.id as string, id: row.id as string }, mode: 'replace' }],
+  rows: [{ entity, row: { ...row, _id: row.id as string, id: row.id as string }, mode: 'table' }],
   childLists: [],
 });
 

@@ -102,12 +102,15 @@ async function rebuild(
     const contentJson = JSON.stringify(content);
     const hash = documentHash(contentJson);
     const before = stored.get(id);
-    if (before?._hash === hash) continue;
-    if (root === 'service') {
-      // Kept when the publisher gave it with this very change; otherwise the time the record changed.
-      const given = changes.changedRows.has(entityKey('service', id)) && typeof lastModified === 'string';
-      document.last_modified = given ? lastModified : now();
-    }
+    // The publisher's last_modified, when the data being imported gives the service (its record, or an
+    // item of a list that nests it): kept as given, even when it is all that changed.
+    const given =
+      root === 'service' &&
+      typeof lastModified === 'string' &&
+      (source.batchHolds('service', id) || changes.changedRows.has(entityKey('service', id)));
+    if (before?._hash === hash && !(given && before.last_modified !== lastModified)) continue;
+    // Otherwise a service's last_modified is the time its document changed.
+    if (root === 'service') document.last_modified = given ? lastModified : now();
     const { fields, warnings: found } = deriveFields(root, document);
     warnings.push(...found);
     const full: Document = {

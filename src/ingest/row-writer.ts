@@ -64,8 +64,7 @@ export async function planRowChanges(db: Db, batch: Decomposition[]): Promise<Ro
     const stored = await loadRows(db, entity, { _id: { $in: [...rows.keys()] } });
     existing.set(entity, stored);
     const result = new Map<string, Row>();
-    for (const [id, { row, replaced }] of rows)
-      result.set(id, finalRow(entity, stored.get(id), row, replaced));
+    for (const [id, incomingRow] of rows) result.set(id, finalRow(entity, stored.get(id), incomingRow));
     finals.set(entity, result);
   }
   const shrunkParents = await detachMissingChildren(db, batch, finals, existing);
@@ -135,42 +134,79 @@ const writeRank = (entity: EntityType) => (entity === 'service' ? 2 : isRootEnti
 export const rowWriteSequence = (writes: Map<EntityType, Row[]>): [EntityType, Row[]][] =>
   [...writes].sort(([a], [b]) => writeRank(a) - writeRank(b));
 
+/** A row as the batch gives it, after folding every copy of it in order, and how it applies to storage. */
+interface IncomingRow {
+  row: Row;
+  mode: RowWrite['mode'];
+}
+
 /** Several records of a batch may carry the same entity (a shared organization): fold them in order. */
-function combineIncoming(rows: RowWrite[]): Map<EntityType, Map<string, { row: Row; replaced: boolean }>> {
-  const combined = new Map<EntityType, Map<string, { row: Row; replaced: boolean }>>();
+function combineIncoming(rows: RowWrite[]): Map<EntityType, Map<string, IncomingRow>> {
+  const combined = new Map<EntityType, Map<string, IncomingRow>>();
   for (const { entity, row, mode } of rows) {
     if (!combined.has(entity)) combined.set(entity, new Map());
     const byId = combined.get(entity)!;
     const previous = byId.get(row.id);
-    if (mode === 'replace') {
-      byId.set(row.id, { row: keepLinks(entity, previous?.row, { ...row }), replaced: true });
+    if (mode === 'merge') {
+      byId.set(row.id, { row: { ...previous?.row, ...row }, mode: previous?.mode ?? 'merge' });
     } else {
-      byId.set(row.id, { row: { ...previous?.row, ...row }, replaced: previous?.replaced ?? false });
+      byId.set(row.id, { row: keeping(keptBy(entity, mode), previous?.row, { ...row }), mode });
     }
   }
   return combined;
 }
 
-function finalRow(entity: EntityType, stored: Row | undefined, incoming: Row, replaced: boolean): Row {
-  if (!stored) return incoming;
-  if (replaced) return keepLinks(entity, stored, incoming);
-  const merged: Row = { ...stored, ...incoming };
+function finalRow(entity: EntityType, stored: Row | undefined, { row, mode }: IncomingRow): Row {
+  if (!stored) return row;
+  if (mode !== 'merge') return keeping(keptBy(entity, mode), stored, row);
+  const merged: Row = { ...stored, ...row };
   delete merged._hash;
   return merged;
 }
 
-/** A replacement row keeps the parent links (and list positions) it does not set itself. */
-function keepLinks(entity: EntityType, from: Row | undefined, into: Row): Row {
+/**
+ * What a replacement keeps from the row before it: its list position, and for a nested item the parent
+ * links it does not set itself (other lists made them); a tabular row gives its links itself.
+ */
+const keptBy = (entity: EntityType, mode: 'replace' | 'table'): string[] =>
+  mode === 'table' ? ['_position'] : [...(linkFields.get(entity) ?? []), '_position'];
+
+function keeping(fields: string[], from: Row | undefined, into: Row): Row {
   if (!from) return into;
-  for (const field of [...(linkFields.get(entity) ?? []), '_position']) {
+  for (const field of fields) {
     if (into[field] === undefined && from[field] !== undefined) into[field] = from[field];
   }
   return into;
 }
 
 /**
+ * Where in the batch each row's links were last set: `entity:id` → link field → index of the record.
+ * Records apply in order, as if each came in a batch of its own.
+ */
+function linksSetAt(batch: Decomposition[]): Map<string, Map<string, number>> {
+  const setAt = new Map<string, Map<string, number>>();
+  batch.forEach(({ rows }, index) => {
+    for (const { entity, row } of rows) {
+      for (const field of linkFields.get(entity) ?? []) {
+        if (typeof row[field] !== 'string') continue;
+        const key = entityKey(entity, row.id);
+        if (!setAt.has(key)) setAt.set(key, new Map());
+        setAt.get(key)!.set(field, index);
+      }
+    }
+  });
+  return setAt;
+}
+
+/** The children a parent's list keeps, and the index of the record in the batch that gave the list. */
+interface KeptList {
+  ids: Set<string>;
+  at: number;
+}
+
+/**
  * A nested list given in full replaces the children linked before: a child missing from it loses its link
- * to that parent (it may still belong to others).
+ * to that parent (it may still belong to others), unless a record after the list's in the batch links it.
  */
 async function detachMissingChildren(
   db: Db,
@@ -179,17 +215,19 @@ async function detachMissingChildren(
   existing: Map<EntityType, Map<string, Row>>,
 ): Promise<Set<string>> {
   const shrunk = new Set<string>();
-  const lists = batch.flatMap((decomposition) => decomposition.childLists);
+  const setAt = linksSetAt(batch);
   const byEntityAndKey = new Map<
     string,
-    { entity: EntityType; foreignKey: string; kept: Map<string, Set<string>> }
+    { entity: EntityType; foreignKey: string; kept: Map<string, KeptList> }
   >();
-  for (const list of lists) {
-    const groupKey = `${list.entity}\u0000${list.foreignKey}`;
-    if (!byEntityAndKey.has(groupKey))
-      byEntityAndKey.set(groupKey, { entity: list.entity, foreignKey: list.foreignKey, kept: new Map() });
-    byEntityAndKey.get(groupKey)!.kept.set(list.parentId, new Set(list.ids));
-  }
+  batch.forEach(({ childLists }, at) => {
+    for (const list of childLists) {
+      const groupKey = `${list.entity}\u0000${list.foreignKey}`;
+      if (!byEntityAndKey.has(groupKey))
+        byEntityAndKey.set(groupKey, { entity: list.entity, foreignKey: list.foreignKey, kept: new Map() });
+      byEntityAndKey.get(groupKey)!.kept.set(list.parentId, { ids: new Set(list.ids), at });
+    }
+  });
   for (const { entity, foreignKey, kept } of byEntityAndKey.values()) {
     const linked = await loadRows(db, entity, { [foreignKey]: { $in: [...kept.keys()] } });
     if (!finals.has(entity)) finals.set(entity, new Map());
@@ -203,7 +241,9 @@ async function detachMissingChildren(
       if (stored && !existing.get(entity)!.has(id)) existing.get(entity)!.set(id, stored);
       const row = finals.get(entity)!.get(id) ?? { ...stored! };
       const parentId = row[foreignKey] as string;
-      if (kept.get(parentId)?.has(id) === false) {
+      const list = kept.get(parentId);
+      const linkedLater = (setAt.get(entityKey(entity, id))?.get(foreignKey) ?? -1) > (list?.at ?? 0);
+      if (list && !list.ids.has(id) && !linkedLater) {
         delete row[foreignKey];
         delete row._hash;
         finals.get(entity)!.set(id, row);

@@ -29,6 +29,8 @@ export function validateRecord(input: InputRecord, forcedType?: RecordType): Val
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return { ok: false, rejections: [{ at, message: 'a record must be a JSON object' }] };
   }
+  const reserved = reservedFieldNames(value);
+  if (reserved.length > 0) return { ok: false, rejections: reserved.map((path) => ({ at, ...path })) };
   if (input.entity !== undefined) {
     const result = rowSchema[input.entity].safeParse(value);
     if (result.success) return { ok: true, entity: input.entity, row: result.data as Json };
@@ -61,6 +63,34 @@ function jsonPath(path: PropertyKey[]): string {
     (text, key) => (typeof key === 'number' ? `${text}[${key}]` : `${text}.${String(key)}`),
     '$',
   );
+}
+
+/** At most this many reserved field names are reported per record. */
+const MAX_RESERVED_REPORTED = 10;
+
+/**
+ * Field names the database cannot store as given, at any depth: those starting with `$` (MongoDB refuses
+ * them in a replacement, so such a record could be inserted once and never updated) or containing a NUL
+ * character (BSON cannot encode it), and those starting with `_`, which this server keeps for its own
+ * bookkeeping in rows and documents (`_id`, `_hash`, `_position`, …). HSDS names none of them like that.
+ */
+function reservedFieldNames(value: unknown, path = '$', found: Omit<Rejection, 'at'>[] = []) {
+  if (found.length >= MAX_RESERVED_REPORTED || value === null || typeof value !== 'object') return found;
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => reservedFieldNames(item, `${path}[${index}]`, found));
+    return found;
+  }
+  for (const [key, field] of Object.entries(value)) {
+    const at = /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+    if (/^[_$]|\0/.test(key) && found.length < MAX_RESERVED_REPORTED) {
+      found.push({
+        path: at,
+        message: `field name ${JSON.stringify(key)} is reserved: names starting with "_" or "$", or holding a NUL character, cannot be stored`,
+      });
+    }
+    reservedFieldNames(field, at, found);
+  }
+  return found;
 }
 
 /** Returns the value itself when it holds no null (the usual case), a copy without them otherwise. */

@@ -38,7 +38,8 @@ export function importPaths() {
           required: true,
           description:
             'JSON: one record or an array of records. NDJSON: a record a line. Nulls are dropped before ' +
-            'validation; uncompressed only.',
+            'validation; uncompressed only. Extension fields are kept, but a record with a field name ' +
+            'starting with `_` or `$`, or holding a NUL character, is rejected (such names cannot be stored).',
           content: {
             ...media(JSON_TYPES, { anyOf: [anyRecord, { type: 'array', items: anyRecord }] }),
             ...media(NDJSON_TYPES, anyRecord),

@@ -135,6 +135,29 @@ describe('importing records', () => {
     expect(await db.collection('services').countDocuments()).toBe(1);
   });
 
+  it('rejects field names the database keeps or cannot store, and goes on loading and updating the rest', async () => {
+    const reserved = (message: RegExp) => expect.stringMatching(message);
+    const report = await importLines(db, [
+      service({ $note: 'x' }),
+      service({ id: SVC2, _id: 'shared', phones: [{ id: PHONE_A, number: '1', x_ext: { 'a\u0000b': 1 } }] }),
+      service({ id: SVC2, name: 'Evening Pantry', x_tags: [{ _position: 'first', 'a.b': 'dots are fine' }] }),
+    ]);
+    expect(report).toMatchObject({ inserted: 0, rejected: 3 });
+    expect(report.rejections).toEqual([
+      { at: 'input.ndjson:1', path: '$.$note', message: reserved(/^field name "\$note" is reserved/) },
+      { at: 'input.ndjson:2', path: '$.phones[0].x_ext["a\\u0000b"]', message: reserved(/NUL character/) },
+      { at: 'input.ndjson:2', path: '$._id', message: reserved(/^field name "_id" is reserved/) },
+      { at: 'input.ndjson:3', path: '$.x_tags[0]._position', message: reserved(/"_position" is reserved/) },
+    ]);
+    // Rejected records wrote nothing: the good ones around them load, and later updates of them too.
+    expect(await importLines(db, [service(), service({ id: SVC2, x_tags: [{ 'a.b': 1 }] })])).toMatchObject({
+      inserted: 2,
+      rejected: 0,
+    });
+    expect(await importLines(db, [service({ name: 'Renamed' })])).toMatchObject({ updated: 1 });
+    expect(await findService()).toMatchObject({ name: 'Renamed' });
+  });
+
   it('treats null as an absent field', async () => {
     const report = await importLines(db, [
       service({ alternate_name: null, phones: [{ id: PHONE_A, number: '1', extension: null }] }),
@@ -174,6 +197,34 @@ describe('idempotency and last_modified', () => {
       now: clock('2026-01-01T00:00:00.000Z'),
     });
     expect((await findService())?.last_modified).toBe('2025-05-05T10:00:00.000Z');
+  });
+
+  it('serves a newly given last_modified, even when nothing else changed', async () => {
+    await importLines(db, [service({ last_modified: '2025-05-05T10:00:00.000Z' })]);
+    const report = await importLines(db, [service({ last_modified: '2025-06-06T10:00:00.000Z' })]);
+    expect(report).toMatchObject({ updated: 1, documentsWritten: { services: 1, service_at_locations: 1 } });
+    expect(await findService()).toMatchObject({ last_modified: '2025-06-06T10:00:00.000Z' });
+    expect(await findSal()).toMatchObject({ service: { last_modified: '2025-06-06T10:00:00.000Z' } });
+    // As GET /services/{id} sends it.
+    const sent = JSON.parse(Buffer.from((await findService())?._json.buffer).toString('utf8'));
+    expect(sent.last_modified).toBe('2025-06-06T10:00:00.000Z');
+  });
+
+  it('keeps the given last_modified of a record whose nested entity alone changed', async () => {
+    const given = service({ last_modified: '2025-05-05T10:00:00.000Z' });
+    await importLines(db, [given], { now: clock('2026-01-01T00:00:00.000Z') });
+    // A change arriving through the organization alone moves it to the time of that change...
+    await importLines(db, [organization({ name: 'Harbor Food Bank Inc.' })], {
+      now: clock('2026-02-02T00:00:00.000Z'),
+    });
+    expect(await findService()).toMatchObject({ last_modified: '2026-02-02T00:00:00.000Z' });
+    // ...and the publisher's record, given again with its own last_modified, sets it back to that.
+    const report = await importLines(db, [given], { now: clock('2026-03-03T00:00:00.000Z') });
+    expect(report).toMatchObject({ updated: 1 });
+    expect(await findService()).toMatchObject({
+      last_modified: '2025-05-05T10:00:00.000Z',
+      organization: { name: 'Harbor Food Bank' },
+    });
   });
 
   it('moves last_modified only when the record really changes', async () => {
@@ -268,6 +319,33 @@ describe('changes reach every document that embeds them', () => {
       await separately.close();
     }
     expect(await importLines(db, twice)).toMatchObject({ inserted: 0, updated: 0, unchanged: 2 });
+  });
+
+  it('a record linking a child after a list that leaves it out keeps it linked, whatever the batches', async () => {
+    // The organization lists SVC only; SVC2, given after it, names that organization as its own.
+    const records = [
+      organization({ services: [service({ service_at_locations: [] })] }),
+      service({ id: SVC2, phones: [], service_at_locations: [] }),
+      // SVC lists no service at location; the record after it places SAL at SVC again.
+      service({ service_at_locations: [] }),
+      { id: SAL, service_id: SVC, location: location() },
+    ];
+    for (const batchSize of [250, 1]) {
+      const separate = await openIndexedDatabase(testDatabase);
+      try {
+        await importLines(separate.db, records, { batchSize });
+        const services = separate.db.collection('services');
+        expect((await services.findOne({ id: SVC2 }))?.organization, `batch size ${batchSize}`).toMatchObject({
+          id: ORG,
+        });
+        expect((await services.findOne({ id: SVC }))?.service_at_locations).toEqual([
+          expect.objectContaining({ id: SAL }),
+        ]);
+        expect(await separate.db.collection('service_at_locations').findOne({ id: SAL })).not.toBeNull();
+      } finally {
+        await separate.close();
+      }
+    }
   });
 
   it('a service at location its service no longer lists is not served; its row and location are kept', async () => {

@@ -59,6 +59,25 @@ describe('reading an input path', () => {
     expect(await read(join(folder, 'package', 'datapackage.json'))).toEqual(expected);
   });
 
+  it('drops a byte order mark opening a JSON file, an NDJSON file or a datapackage.json', async () => {
+    const marked = join(folder, 'marked');
+    await mkdir(marked);
+    const line = JSON.stringify(record);
+    await writeFile(join(marked, 'records.ndjson'), `\uFEFF${line}\n${line}\n`);
+    await writeFile(join(marked, 'records.json'), `\uFEFF${line}`);
+    await writeFile(
+      join(marked, 'datapackage.json'),
+      `\uFEFF{"resources": [{"name": "taxonomy", "path": "t.csv"}]}`,
+    );
+    await writeFile(join(marked, 't.csv'), `\uFEFFid,name,version\n${ID},Needs,1\n`);
+    expect((await read(join(marked, 'records.ndjson'))).map((input) => input.value)).toEqual([
+      record,
+      record,
+    ]);
+    expect((await read(join(marked, 'records.json'))).map((input) => input.value)).toEqual([record]);
+    expect((await read(join(marked, 'datapackage.json'))).map((input) => input.value)).toEqual([record]);
+  });
+
   it('gives one clear error for anything else', async () => {
     const cases: [string, string][] = [
       [join(folder, 'missing.json'), 'no such file or folder'],

@@ -400,4 +400,53 @@ describe('importing a tabular-form package', () => {
     expect(report.rejected).toBe(1);
     expect(report.rejections[0]).toMatchObject({ at: `${join(dir, 'services.csv')} row 1`, path: '$.id' });
   });
+
+  const SERVICE = 'c0000000-0000-4000-8000-000000000004';
+  const ORGANIZATION = 'c0000000-0000-4000-8000-000000000001';
+  const LOCATION = 'c0000000-0000-4000-8000-000000000002';
+  const PHONE = 'c0000000-0000-4000-8000-000000000003';
+  const tables = (phoneLinks: string, serviceOrganization: string) => ({
+    'organizations.csv': `id,name,description\n${ORGANIZATION},Harbor,Food\n`,
+    'services.csv': `id,organization_id,name,status\n${SERVICE},${serviceOrganization},Pantry,active\n`,
+    'locations.csv': `id,organization_id,location_type,name\n${LOCATION},${ORGANIZATION},physical,Hall\n`,
+    'phones.csv': `id,service_id,location_id,number\n${PHONE},${phoneLinks},555-0100\n`,
+  });
+  const resources = [
+    resource('organization', 'organizations.csv', [field('id'), field('name'), field('description')]),
+    resource('service', 'services.csv', [
+      field('id'),
+      field('organization_id'),
+      field('name'),
+      field('status'),
+    ]),
+    resource('location', 'locations.csv', [
+      field('id'),
+      field('organization_id'),
+      field('location_type'),
+      field('name'),
+    ]),
+    resource('phone', 'phones.csv', [
+      field('id'),
+      field('service_id'),
+      field('location_id'),
+      field('number'),
+    ]),
+  ];
+
+  it('an empty foreign key cell unlinks the row from the parent it named before', async () => {
+    const load = async (files: Record<string, string>) =>
+      importRecords(db, readTabularPackage(await writePackage(resources, files)));
+    await load(tables(`${SERVICE},`, ORGANIZATION));
+    const service = () => db.collection('services').findOne({ id: SERVICE });
+    expect(await service()).toMatchObject({ organization: { id: ORGANIZATION }, phones: [{ id: PHONE }] });
+
+    // The phone moves from the service to the location; then the service loses its organization.
+    expect(await load(tables(`,${LOCATION}`, ORGANIZATION))).toMatchObject({ updated: 1, unchanged: 3 });
+    expect(await service()).not.toHaveProperty('phones');
+    const phoneRow = await db.collection(rowCollection('phone')).findOne({ id: PHONE });
+    expect(phoneRow).toMatchObject({ location_id: LOCATION });
+    expect(phoneRow).not.toHaveProperty('service_id');
+    expect(await load(tables(`,${LOCATION}`, ''))).toMatchObject({ updated: 1, unchanged: 3 });
+    expect(await service()).not.toHaveProperty('organization');
+  });
 });

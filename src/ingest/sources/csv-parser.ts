@@ -1,3 +1,5 @@
+import { withoutByteOrderMark } from './byte-order-mark.ts';
+
 /** How a CSV file is written: Frictionless "CSV dialect" settings we honour. */
 export interface CsvDialect {
   /** One character; `,` by default. */
@@ -17,8 +19,6 @@ export class CsvSyntaxError extends Error {
     this.name = 'CsvSyntaxError';
   }
 }
-
-const BYTE_ORDER_MARK = '\uFEFF';
 
 /**
  * Streams the records of an RFC 4180 CSV text: fields separated by the delimiter, records ended by CRLF
@@ -47,7 +47,7 @@ export async function* parseCsv(
   let first = true;
 
   for await (let chunk of chunks) {
-    if (first && chunk.startsWith(BYTE_ORDER_MARK)) chunk = chunk.slice(1);
+    if (first) chunk = withoutByteOrderMark(chunk);
     if (chunk.length > 0) first = false;
     const records: string[][] = [];
     for (const char of chunk) {

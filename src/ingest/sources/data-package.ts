@@ -3,6 +3,7 @@ import { dirname, extname, isAbsolute, join } from 'node:path';
 import * as z from 'zod';
 import type { CsvDialect } from './csv-parser.ts';
 import type { TableField } from './table-field.ts';
+import { withoutByteOrderMark } from './byte-order-mark.ts';
 
 /** One CSV table of a data package, ready to read. */
 export interface PackageTable {
@@ -71,7 +72,9 @@ export async function readDataPackage(
 ): Promise<{ tables: (PackageTable | UnreadableResource)[] } | { error: string }> {
   let descriptor: z.infer<typeof Descriptor>;
   try {
-    const parsed = Descriptor.safeParse(JSON.parse(await readFile(descriptorFile, 'utf8')));
+    const parsed = Descriptor.safeParse(
+      JSON.parse(withoutByteOrderMark(await readFile(descriptorFile, 'utf8'))),
+    );
     if (!parsed.success) return { error: 'not a data package: it has no list of resources' };
     descriptor = parsed.data;
   } catch (error) {

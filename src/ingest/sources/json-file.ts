@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { InputRecord } from '../input-record.ts';
+import { withoutByteOrderMark } from './byte-order-mark.ts';
 
 /**
  * A JSON file holding one record or an array of records. The file is parsed whole (JSON arrays cannot be
@@ -8,7 +9,7 @@ import type { InputRecord } from '../input-record.ts';
 export async function* readJsonFile(file: string): AsyncGenerator<InputRecord> {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await readFile(file, 'utf8'));
+    parsed = JSON.parse(withoutByteOrderMark(await readFile(file, 'utf8')));
   } catch (error) {
     yield { source: { file }, error: `not valid JSON: ${(error as Error).message}` };
     return;

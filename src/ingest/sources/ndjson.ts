@@ -2,10 +2,11 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { InputRecord } from '../input-record.ts';
+import { withoutByteOrderMark } from './byte-order-mark.ts';
 
 /**
  * NDJSON / JSON Lines: one record a line, read as a stream so memory stays flat whatever the size. Blank
- * lines are skipped; a line that is not JSON is rejected alone.
+ * lines are skipped; a line that is not JSON is rejected alone. A byte order mark opening the file is dropped.
  */
 export async function* readNdjson(input: Readable, file: string): AsyncGenerator<InputRecord> {
   const lines = createInterface({ input, crlfDelay: Infinity });
@@ -14,7 +15,7 @@ export async function* readNdjson(input: Readable, file: string): AsyncGenerator
     line += 1;
     if (text.trim() === '') continue;
     try {
-      yield { source: { file, line }, value: JSON.parse(text) };
+      yield { source: { file, line }, value: JSON.parse(line === 1 ? withoutByteOrderMark(text) : text) };
     } catch (error) {
       yield { source: { file, line }, error: `not valid JSON: ${(error as Error).message}` };
     }
