@@ -1,7 +1,6 @@
 import cors from '@koa/cors';
 import Router from '@koa/router';
 import Koa from 'koa';
-import compress from 'koa-compress';
 import type { Logger } from 'pino';
 import { FailedAttempts } from './auth/failed-attempts.ts';
 import type { Config } from './config.ts';
@@ -9,6 +8,7 @@ import type { Database } from './db/database.ts';
 import { directoryRoutes } from './directory/routes.ts';
 import { Gazetteer } from './geo/gazetteer.ts';
 import { accessLog } from './http/access-log.ts';
+import { compression } from './http/compression.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { healthRoutes } from './http/health.ts';
 import { HttpMetrics } from './http/metrics.ts';
@@ -51,14 +51,7 @@ export function buildApp({
   app.use(metrics.middleware());
   const protocols: ProtocolDependencies = { db: database.db, config, logger, attempts: new FailedAttempts() };
   // Compression outside the meta recorder, so the recorder sees bodies before they become gzip streams.
-  app.use(
-    compress({
-      threshold: 1024,
-      // Everything we send that is text; koa-compress's default filter does not know NDJSON.
-      filter: (type) =>
-        /^(text\/|application\/(json|x-ndjson|javascript|xml)\b|application\/[\w.-]+\+json\b)/.test(type),
-    }),
-  );
+  app.use(compression());
   // Outside the error handler, so it records what the caller finally received.
   app.use(metaRecorder(protocols));
   app.use(errorHandler(logger));

@@ -1,6 +1,6 @@
 import type { Document } from 'mongodb';
 import type { Gazetteer } from '../geo/gazetteer.ts';
-import { normalizePostcode } from '../geo/service-area.ts';
+import { listedPostcodes } from '../geo/service-area.ts';
 import { invalidParameter } from '../http/problem.ts';
 
 /** MongoDB's earth radius, to turn metres into the radians `$centerSphere` takes. */
@@ -15,7 +15,8 @@ export interface NearPoint {
  * `postcode` and `proximity` on /service_at_locations (spec 4.4):
  * - `postcode` keeps results whose service area covers it: a listed postcode, or a polygon containing the
  *   postcode's centroid. Results with no usable service-area data are kept (nothing says they do not
- *   cover it). A postcode the gazetteer does not know can still match listed postcodes.
+ *   cover it). A postcode the gazetteer does not know can still match listed postcodes; a ZIP+4 code
+ *   matches an area listing its ZIP.
  * - `proximity` (metres, needs `postcode`) keeps results whose location lies within that distance of the
  *   centroid, nearest first; it needs the centroid, so an unknown postcode is a 400.
  */
@@ -37,7 +38,7 @@ export function postcodeQuery(
     coordinates: [centroid.longitude, centroid.latitude] as [number, number],
   };
   const covered: Document[] = [
-    { '_geo.postcodes': normalizePostcode(postcode) },
+    { '_geo.postcodes': { $in: listedPostcodes(postcode) } },
     { '_geo.covered': { $ne: true } },
   ];
   if (point) covered.push({ '_geo.areas': { $geoIntersects: { $geometry: point } } });

@@ -1,6 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
 import { createRequire } from 'node:module';
-import { normalizePostcode } from './service-area.ts';
+import { parseCsv } from '../ingest/sources/csv-parser.ts';
+import { fiveDigitZip, normalizePostcode } from './service-area.ts';
 
 export interface Centroid {
   latitude: number;
@@ -20,19 +21,20 @@ export class Gazetteer {
     const found = this.extra.get(key);
     if (found) return found;
     // ZIP+4 codes share their five-digit ZIP's centroid.
-    const zip = /^(\d{5})(-?\d{4})?$/.exec(key)?.[1];
+    const zip = fiveDigitZip(key);
     return zip === undefined ? undefined : this.zips()[zip];
   }
 
   /**
    * Loads `postcode,latitude,longitude` rows (a header row naming those columns; other columns ignored),
-   * e.g. cut from the UK's ONS Postcode Directory. Returns how many postcodes were loaded.
+   * e.g. the UK's ONS Postcode Directory (`pcds`, `lat`, `long`), read as a stream: a file of any size,
+   * quoted cells holding commas included. Rows without a usable position are skipped. Returns how many
+   * postcodes were loaded.
    */
   async loadCsv(file: string): Promise<number> {
-    const lines = (await readFile(file, 'utf8')).split(/\r?\n/);
-    const header = (lines.shift() ?? '')
-      .split(',')
-      .map((name) => name.trim().toLowerCase().replace(/"/g, ''));
+    const rows = parseCsv(createReadStream(file, { encoding: 'utf8' }));
+    const first = await rows.next();
+    const header = first.done ? [] : first.value.map((name) => name.trim().toLowerCase());
     const column = (names: string[]) => header.findIndex((name) => names.includes(name));
     const [code, lat, lng] = [
       column(['postcode', 'pcds', 'pcd', 'zip', 'postal_code']),
@@ -40,16 +42,17 @@ export class Gazetteer {
       column(['longitude', 'long', 'lng', 'lon']),
     ];
     if (code < 0 || lat < 0 || lng < 0) {
+      await rows.return(undefined);
       throw new Error(`${file}: the header must name postcode, latitude and longitude columns`);
     }
     let loaded = 0;
-    for (const line of lines) {
-      const cells = line.split(',').map((cell) => cell.trim().replace(/^"|"$/g, ''));
-      const latitude = Number(cells[lat]);
-      const longitude = Number(cells[lng]);
-      if (!cells[code] || !Number.isFinite(latitude) || !Number.isFinite(longitude)) continue;
+    for await (const cells of rows) {
+      const postcode = cells[code]?.trim();
+      const latitude = Number(cells[lat]?.trim() || NaN);
+      const longitude = Number(cells[lng]?.trim() || NaN);
+      if (!postcode || !Number.isFinite(latitude) || !Number.isFinite(longitude)) continue;
       if (Math.abs(latitude) > 90 || Math.abs(longitude) > 180) continue;
-      this.extra.set(normalizePostcode(cells[code]), { latitude, longitude });
+      this.extra.set(normalizePostcode(postcode), { latitude, longitude });
       loaded += 1;
     }
     return loaded;

@@ -16,6 +16,20 @@ const POSTCODE = /^[A-Z0-9][A-Z0-9 -]{1,8}[A-Z0-9]$/i;
 
 export const normalizePostcode = (postcode: string) => postcode.toUpperCase().replace(/\s+/g, '');
 
+/** The five-digit ZIP of a US ZIP or ZIP+4 code (`98106`, `98106-1234`, `98106 1234`), else undefined. */
+export const fiveDigitZip = (postcode: string): string | undefined =>
+  /^(\d{5})(-?\d{4})?$/.exec(normalizePostcode(postcode))?.[1];
+
+/**
+ * The spellings under which a service area may list this postcode: as given, normalized, and for a ZIP+4
+ * code also its ZIP, which it lies in (areas list ZIPs).
+ */
+export function listedPostcodes(postcode: string): string[] {
+  const key = normalizePostcode(postcode);
+  const zip = fiveDigitZip(key);
+  return zip === undefined || zip === key ? [key] : [key, zip];
+}
+
 /**
  * Reads a service area's `extent`: a GeoJSON Polygon/MultiPolygon (`extent_type` geojson), or a list of
  * postcodes (`extent_type` text whose every comma-, semicolon- or newline-separated item looks like a

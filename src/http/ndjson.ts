@@ -21,10 +21,15 @@ const CHUNK_BYTES = 64 * 1024;
  * Streams items as NDJSON. The stream pulls from `items` only as fast as the client reads (backpressure),
  * so memory stays flat whatever the count; if the client goes away, the stream is destroyed, which ends
  * the generator and so closes the database cursor behind it. The first chunk is read before anything is
- * sent: a query that fails at once (the database unreachable) reaches the error handler as a problem.
+ * sent: a query that fails at once (the database unreachable) reaches the error handler as a problem. One
+ * that fails later, once the status is sent, is logged and the connection aborted, so that the client
+ * sees the body cut short rather than complete.
  */
 export async function sendNdjson(ctx: Context, items: AsyncIterable<unknown>): Promise<void> {
-  const body = await started(chunks(items, (item) => [bytesOf(item), NEWLINE]));
+  const body = await started(
+    ctx,
+    chunks(items, (item) => [bytesOf(item), NEWLINE]),
+  );
   ctx.type = 'application/x-ndjson';
   ctx.body = body;
 }
@@ -37,13 +42,13 @@ export async function sendJsonArray(ctx: Context, items: AsyncIterable<unknown>)
     first = false;
     return parts;
   };
-  const body = await started(chunks(items, render, OPEN_ARRAY, CLOSE_ARRAY));
+  const body = await started(ctx, chunks(items, render, OPEN_ARRAY, CLOSE_ARRAY));
   ctx.type = 'application/json';
   ctx.body = body;
 }
 
 /** A stream of `chunks` whose first chunk has already been read (so its failure is thrown here). */
-async function started(chunks: AsyncGenerator<Buffer>): Promise<Readable> {
+async function started(ctx: Context, chunks: AsyncGenerator<Buffer>): Promise<Readable> {
   const first = await chunks.next();
   async function* all(): AsyncGenerator<Buffer> {
     if (first.done) return;
@@ -53,6 +58,12 @@ async function started(chunks: AsyncGenerator<Buffer>): Promise<Readable> {
   const stream = Readable.from(all());
   // A client gone before the stream was read still closes the cursor behind the chunks.
   stream.once('close', () => void chunks.return(undefined).catch(() => {}));
+  // Koa only logs (and we silence it: see app.ts) an error of a body once its headers are sent, and a
+  // compressing stream in between would wait for the rest forever, leaving the client hanging.
+  stream.once('error', (error) => {
+    ctx.state.logger.error({ err: error, path: ctx.path }, 'response stream failed after it started');
+    ctx.res.destroy(error);
+  });
   return stream;
 }
 

@@ -48,7 +48,8 @@ Our profile, in brief (the full list of decisions is at [/profile](${baseUrl}/pr
 - \`search\` matches whole words (case- and accent-insensitive); \`taxonomy_term_id\` also matches the terms
   below it; \`top_only=true\` lists the terms without a parent.
 - Errors are \`application/problem+json\` (RFC 9457). While the database is unreachable, requests that need it
-  answer 503 with \`Retry-After\`.
+  answer 503 with \`Retry-After\`. A stream (\`format=ndjson\`, \`minimal=true\`) that fails once started
+  is cut short (the connection is closed), never ended as if complete.
 - Buffered 200s carry a strong \`ETag\` and \`Cache-Control\`; \`If-None-Match\` is answered with 304.
   Every response carries \`X-Request-Id\`.
 

@@ -702,6 +702,10 @@ describe('postcode and proximity', () => {
     );
     // Postcodes are compared without spaces and case.
     expect(await listIds('/service_at_locations', { postcode: ' 981 18 ' })).toEqual(idsOf(polygon));
+    // A ZIP+4 code lies in its ZIP: areas listing the ZIP cover it, as polygons around its centroid do.
+    for (const zipPlus4 of ['98125-1234', '98125 1234']) {
+      expect(await listIds('/service_at_locations', { postcode: zipPlus4 })).toEqual(idsOf(listed));
+    }
   });
 
   it('keeps only the results without service-area data for an unknown postcode', async () => {

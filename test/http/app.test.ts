@@ -33,6 +33,25 @@ describe('GET /', () => {
   });
 });
 
+describe('behind a proxy (HSDS_TRUST_PROXY), without HSDS_PUBLIC_URL', () => {
+  let proxied: TestApp;
+  beforeAll(async () => {
+    proxied = await startTestApp({ HSDS_TRUST_PROXY: 'true' });
+  });
+  afterAll(async () => proxied?.close());
+
+  it('links to the forwarded host, and says that the answer varies with the forwarded headers', async () => {
+    for (const path of ['/', '/openapi.json']) {
+      const response = await fetch(`${proxied.url}${path}`, {
+        headers: { 'X-Forwarded-Host': 'api.example.org', 'X-Forwarded-Proto': 'https' },
+      });
+      expect(await response.text(), path).toContain('https://api.example.org/');
+      const vary = (response.headers.get('vary') ?? '').split(/\s*,\s*/);
+      expect(vary, path).toEqual(expect.arrayContaining(['X-Forwarded-Host', 'X-Forwarded-Proto']));
+    }
+  });
+});
+
 describe('problem details', () => {
   it('answers an unknown path with a 404 problem', async () => {
     const response = await get('/no/such/thing');
