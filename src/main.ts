@@ -30,7 +30,7 @@ async function main(config: Config): Promise<void> {
     'preparing the database',
   );
 
-  const stopImportRecovery = recoverInterruptedImports(database.db, config.dataDir, logger);
+  const stopImportRecovery = await recoverInterruptedImports(database.db, config.dataDir, logger);
 
   const gazetteer = new Gazetteer();
   if (config.postcodesFile) {

@@ -9,9 +9,15 @@ import { spoolDirectory } from './request-body.ts';
  * Start-up clean-up after a crash: the spooled bodies of imports that will never run are removed (no
  * import of this process has started yet), and imports whose meta entries are Waiting with a stopped
  * heartbeat are completed as interrupted, now and every minute, so entries of a process that died (this
- * one before its restart, or another instance) do not stay Waiting. Returns a function that stops it.
+ * one before its restart, or another instance) do not stay Waiting. Resolves once the spooled bodies are
+ * gone, so that the server, listening after that, cannot have an upload's new spool file removed; gives a
+ * function that stops the sweeps.
  */
-export function recoverInterruptedImports(db: Db, dataDir: string, logger: Logger): () => void {
+export async function recoverInterruptedImports(
+  db: Db,
+  dataDir: string,
+  logger: Logger,
+): Promise<() => void> {
   const imports = new ImportEntries(new MetaEntries(db), logger);
   const sweep = async () => {
     try {
@@ -21,7 +27,7 @@ export function recoverInterruptedImports(db: Db, dataDir: string, logger: Logge
       logger.warn({ err: error }, 'could not look for interrupted imports; will retry');
     }
   };
-  rm(spoolDirectory(dataDir), { recursive: true, force: true }).catch((error: unknown) =>
+  await rm(spoolDirectory(dataDir), { recursive: true, force: true }).catch((error: unknown) =>
     logger.warn({ err: error }, 'could not remove spooled import bodies'),
   );
   void sweep();
