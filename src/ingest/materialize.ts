@@ -26,6 +26,12 @@ export interface MaterializeResult {
 const CHUNK = 500;
 
 /**
+ * Services written by one rebuild kept in memory for their services at location; past this many (a change
+ * to an organization with thousands of services) the rest are read back, so memory stays bounded.
+ */
+const MAX_FRESH_SERVICES = 5_000;
+
+/**
  * Rebuilds every nested document the row changes reach, and only those: the roots whose own row changed,
  * and every document that embeds a touched entity (found through its `_deps` list of embedded ids).
  * Services go first: services at location are taken from their fresh documents (with the final
@@ -40,7 +46,8 @@ export async function materialize(
   const result: MaterializeResult = { written: new Map(), warnings: [] };
   const touched = [...changes.touchedIds];
   const source = await RowSource.open(db, batch);
-  // Services written here, as served: their services at location are taken from them without a read.
+  // Services written here, as served: their services at location are taken from them without a read (up
+  // to MAX_FRESH_SERVICES of them; the others are read back).
   const services = new Map<string, Json>();
   for (const root of rootEntities) {
     const collection = db.collection(documentCollection[root]);
@@ -121,7 +128,7 @@ async function rebuild(
       // Without a last_modified, the document's JSON is the content's, already serialized.
       ...servedForm(root, document, 'last_modified' in document ? undefined : contentJson),
     };
-    if (root === 'service') services.set(id, document);
+    if (root === 'service' && services.size < MAX_FRESH_SERVICES) services.set(id, document);
     operations.push(before ? replacing('id', full) : { insertOne: { document: full } });
   }
   if (operations.length === 0) return 0;
