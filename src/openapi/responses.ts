@@ -39,6 +39,7 @@ export const responseComponents = {
   BadRequest: problem('A parameter or the body is invalid; `errors` names each one at fault.'),
   NotFound: problem('Nothing exists at this path: no record has this id.'),
   PayloadTooLarge: problem('The body is larger than the limit (HSDS_BODY_LIMIT_BYTES).'),
+  UnsupportedMediaType: problem('The body is not JSON (`application/json` or another `+json` type).'),
   Unavailable: {
     ...problem('The database is unreachable; the server reconnects by itself.'),
     headers: { 'Retry-After': headerRef('Retry-After') },

@@ -32,6 +32,11 @@ describe.each(endpoints.map((endpoint) => [endpoint.path, endpoint] as const))('
     expect(Object.keys(body.properties)).toEqual(endpoint.parameters);
   });
 
+  it('documents the refusals of a POST body: too large (413), not JSON (415)', () => {
+    const responses = (operation(path, 'post') as { responses: Json }).responses;
+    expect(Object.keys(responses)).toEqual(expect.arrayContaining(['400', '413', '415']));
+  });
+
   it('documents the id of its single records', () => {
     expect(parameterNames(`${path}/{id}`, 'get', 'path')).toEqual(['id']);
   });
