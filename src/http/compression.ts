@@ -1,4 +1,6 @@
+import type { Middleware } from 'koa';
 import compress from 'koa-compress';
+import { codedEntityTag } from './entity-tag.ts';
 
 /** Bodies smaller than this are sent as they are: compressing them saves less than it costs. */
 const THRESHOLD_BYTES = 1024;
@@ -6,6 +8,18 @@ const THRESHOLD_BYTES = 1024;
 /** Everything we send that is text; koa-compress's default filter does not know NDJSON. */
 const COMPRESSIBLE = /^(text\/|application\/(json|x-ndjson|javascript|xml)\b|application\/[\w.-]+\+json\b)/;
 
-/** Compresses responses (gzip, deflate or brotli, as the client accepts) whose type is text. */
-export const compression = () =>
-  compress({ threshold: THRESHOLD_BYTES, filter: (type) => COMPRESSIBLE.test(type) });
+const STRONG_TAG = /^"[^"]*"$/;
+
+/**
+ * Compresses responses (gzip, deflate or brotli, as the client accepts) whose type is text, and gives a
+ * compressed response the strong ETag of its coding (see `codedEntityTag`).
+ */
+export function compression(): Middleware {
+  const compressing = compress({ threshold: THRESHOLD_BYTES, filter: (type) => COMPRESSIBLE.test(type) });
+  return async (ctx, next) => {
+    await compressing(ctx, next);
+    const coding = ctx.response.get('Content-Encoding');
+    const tag = ctx.response.get('ETag');
+    if (coding && coding !== 'identity' && STRONG_TAG.test(tag)) ctx.set('ETag', codedEntityTag(tag, coding));
+  };
+}

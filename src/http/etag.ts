@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { entityTag } from './entity-tag.ts';
+import { contentEntityTag, entityTag } from './entity-tag.ts';
 
 declare module 'koa' {
   interface DefaultState {
@@ -27,21 +27,29 @@ export function etag(cacheControl: string): Middleware {
     ctx.type = 'application/json';
     ctx.set('ETag', tag);
     ctx.set('Cache-Control', cacheControl);
-    if ((ctx.method === 'GET' || ctx.method === 'HEAD') && matches(ctx.get('If-None-Match'), tag)) {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return;
+    const validated = matching(ctx.get('If-None-Match'), tag);
+    if (validated !== undefined) {
       ctx.status = 304;
       ctx.body = null;
+      // The tag the client holds: the one its copy came with (compressed or not).
+      ctx.set('ETag', validated);
     }
   };
 }
 
 /**
- * RFC 9110 13.1.2: If-None-Match uses weak comparison. Evaluated here rather than with Koa's `ctx.fresh`,
- * which (written for caches) ignores validators when the request says `Cache-Control: no-cache`, as
- * browsers' and undici's fetch do with every conditional request.
+ * The tag of If-None-Match that names this content (in any content coding), if any. RFC 9110 13.1.2:
+ * If-None-Match uses weak comparison. Evaluated here rather than with Koa's `ctx.fresh`, which (written
+ * for caches) ignores validators when the request says `Cache-Control: no-cache`, as browsers' and
+ * undici's fetch do with every conditional request.
  */
-function matches(ifNoneMatch: string, tag: string): boolean {
-  if (ifNoneMatch.trim() === '*') return true;
-  return ifNoneMatch.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === tag);
+function matching(ifNoneMatch: string, tag: string): string | undefined {
+  if (ifNoneMatch.trim() === '*') return tag;
+  return ifNoneMatch
+    .split(',')
+    .map((candidate) => candidate.trim().replace(/^W\//, ''))
+    .find((candidate) => contentEntityTag(candidate) === tag);
 }
 
 const isJsonValue = (body: unknown) =>

@@ -4,7 +4,9 @@ import { Problem } from './problem-schema.ts';
 /** `components.headers`: the response headers the operations document. */
 export const headerComponents = {
   ETag: {
-    description: 'Strong validator of the body; send it back in If-None-Match to get a 304 while unchanged.',
+    description:
+      'Strong validator of the body (a compressed body\'s names its coding, e.g. `"….gzip"`); send it ' +
+      'back in If-None-Match to get a 304 while the content is unchanged.',
     schema: { type: 'string' },
   },
   'Cache-Control': {

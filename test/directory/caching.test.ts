@@ -158,6 +158,27 @@ describe('compression', () => {
     });
   }
 
+  it('gives the compressed and the plain bytes each their own strong ETag; either validates the content', async () => {
+    const target = '/services?full=true&per_page=1000';
+    const plain = await rawGet(target, { 'accept-encoding': 'identity' });
+    const gzipped = await rawGet(target, { 'accept-encoding': 'gzip' });
+    const brotli = await rawGet(target, { 'accept-encoding': 'br' });
+    const tags = [plain, gzipped, brotli].map((response) => response.headers.etag!);
+    for (const tag of tags) expect(tag).toMatch(STRONG_ETAG);
+    expect(new Set(tags).size).toBe(3);
+    // A client holding either form gets a 304 naming the tag it holds, whatever it now accepts.
+    for (const tag of tags) {
+      for (const encoding of ['identity', 'gzip']) {
+        const again = await rawGet(target, { 'accept-encoding': encoding, 'if-none-match': tag });
+        expect([again.status, again.headers.etag, again.body.length], `${tag} ${encoding}`).toEqual([
+          304,
+          tag,
+          0,
+        ]);
+      }
+    }
+  });
+
   it('leaves small responses uncompressed', async () => {
     const root = await rawGet('/', { 'accept-encoding': 'gzip' });
     expect(root.status).toBe(200);
