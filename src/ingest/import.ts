@@ -33,8 +33,12 @@ const DEFAULT_BATCH = 250;
 type BatchItem = { type: string; decomposition: Decomposition };
 
 /** A tabular-form row is already normalized: it is its own single row, with its foreign keys as given. */
-const tabularRow = (entity: EntityType, row: Record<string, unknown>): Decomposition => ({
-  rows: [{ entity, row: { ...row, _id: row.id as string, id: row.id as string }, mode: 'table' }],
+const tabularRow = (
+  entity: EntityType,
+  row: Record<string, unknown>,
+  columns: readonly string[] = Object.keys(row),
+): Decomposition => ({
+  rows: [{ entity, row: { ...row, _id: row.id as string, id: row.id as string }, mode: 'table', columns }],
   childLists: [],
 });
 
@@ -92,7 +96,10 @@ async function runImport(
       }
       batch.push(
         'entity' in validated
-          ? { type: validated.entity, decomposition: tabularRow(validated.entity, validated.row) }
+          ? {
+              type: validated.entity,
+              decomposition: tabularRow(validated.entity, validated.row, input.columns),
+            }
           : { type: validated.type, decomposition: decompose(validated.type, validated.record) },
       );
       if (batch.length >= (options.batchSize ?? DEFAULT_BATCH)) await flush();

@@ -20,6 +20,8 @@ export interface InputRecord {
   type?: RecordType;
   /** Set for a row of the tabular form: one entity's own fields and foreign keys, nothing nested. */
   entity?: EntityType;
+  /** A tabular-form row's table columns: a cell left empty clears its field, a column not there does not. */
+  columns?: readonly string[];
   error?: string;
 }
 

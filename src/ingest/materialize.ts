@@ -109,12 +109,12 @@ async function rebuild(
     const contentJson = JSON.stringify(content);
     const hash = documentHash(contentJson);
     const before = stored.get(id);
-    // The publisher's last_modified, when the data being imported gives the service (its record, or an
-    // item of a list that nests it): kept as given, even when it is all that changed.
-    const given =
-      root === 'service' &&
-      typeof lastModified === 'string' &&
-      (source.batchHolds('service', id) || changes.changedRows.has(entityKey('service', id)));
+    // The publisher's last_modified, when the imported data gives one for the service: kept as given, even
+    // when it is all that changed. (Pending changes of earlier versions only tell whether its row changed.)
+    const givenNow = changes.givenLastModified
+      ? changes.givenLastModified.has(id)
+      : changes.changedRows.has(entityKey('service', id));
+    const given = root === 'service' && typeof lastModified === 'string' && givenNow;
     if (before?._hash === hash && !(given && before.last_modified !== lastModified)) continue;
     // Otherwise a service's last_modified is the time its document changed.
     if (root === 'service') document.last_modified = given ? lastModified : now();

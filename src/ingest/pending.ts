@@ -28,6 +28,8 @@ interface PendingChanges {
   changedRows: string[];
   newRows: string[];
   changedRoots: Partial<Record<RootEntity, string[]>>;
+  /** Absent from records written before it was kept. */
+  givenLastModified?: string[];
 }
 
 /**
@@ -62,6 +64,7 @@ export async function recordPending(db: Db, changes: RowChanges, _id = new Objec
     changedRows: [...changes.changedRows],
     newRows: [...changes.newRows],
     changedRoots: Object.fromEntries([...changes.changedRoots].map(([root, ids]) => [root, [...ids]])),
+    ...(changes.givenLastModified ? { givenLastModified: [...changes.givenLastModified] } : {}),
   });
   return _id;
 }
@@ -157,6 +160,7 @@ export async function* leftPending(db: Db): AsyncGenerator<{ id: ObjectId; chang
         changedRoots: new Map(
           Object.entries(pending.changedRoots).map(([root, ids]) => [root as RootEntity, new Set(ids)]),
         ),
+        ...(pending.givenLastModified ? { givenLastModified: new Set(pending.givenLastModified) } : {}),
       },
     };
   }

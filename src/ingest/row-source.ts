@@ -76,11 +76,6 @@ export class RowSource {
     }
   }
 
-  /** Whether the batch being imported gives this entity (changed or not). */
-  batchHolds(entity: EntityType, id: string): boolean {
-    return this.batch.rows.get(entity)?.has(id) ?? false;
-  }
-
   /** The rows of `entity` with these ids, those the batch wrote taken from it. */
   async byIds(entity: EntityType, ids: string[]): Promise<Row[]> {
     const known = this.batch.rows.get(entity);

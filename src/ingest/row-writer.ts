@@ -22,6 +22,12 @@ export interface RowChanges {
   newRows: Set<string>;
   /** Root entities whose own row changed: their documents must be rebuilt even if none exists yet. */
   changedRoots: Map<RootEntity, Set<string>>;
+  /**
+   * Services the imported data gives a `last_modified` for (their record, an item nesting them, or a
+   * reference to them that carries one): their documents show it. Absent from pending changes recorded
+   * by earlier versions.
+   */
+  givenLastModified?: Set<string>;
 }
 
 /** Fields linking a row to parents; a full replacement of the row keeps the links other parents made. */
@@ -75,6 +81,13 @@ export async function planRowChanges(db: Db, batch: Decomposition[]): Promise<Ro
     changedRows: new Set(),
     newRows: new Set(),
     changedRoots: new Map(),
+    givenLastModified: new Set(
+      batch.flatMap(({ rows }) =>
+        rows.flatMap(({ entity, row }) =>
+          entity === 'service' && typeof row.last_modified === 'string' ? [row.id] : [],
+        ),
+      ),
+    ),
   };
   for (const [entity, rows] of finals) {
     for (const [id, row] of rows) {
@@ -138,38 +151,46 @@ export const rowWriteSequence = (writes: Map<EntityType, Row[]>): [EntityType, R
 interface IncomingRow {
   row: Row;
   mode: RowWrite['mode'];
+  columns?: readonly string[];
 }
 
 /** Several records of a batch may carry the same entity (a shared organization): fold them in order. */
 function combineIncoming(rows: RowWrite[]): Map<EntityType, Map<string, IncomingRow>> {
   const combined = new Map<EntityType, Map<string, IncomingRow>>();
-  for (const { entity, row, mode } of rows) {
+  for (const incoming of rows) {
+    const { entity, row, mode } = incoming;
     if (!combined.has(entity)) combined.set(entity, new Map());
     const byId = combined.get(entity)!;
     const previous = byId.get(row.id);
     if (mode === 'merge') {
-      byId.set(row.id, { row: { ...previous?.row, ...row }, mode: previous?.mode ?? 'merge' });
+      byId.set(row.id, { ...previous, row: { ...previous?.row, ...row }, mode: previous?.mode ?? 'merge' });
     } else {
-      byId.set(row.id, { row: keeping(keptBy(entity, mode), previous?.row, { ...row }), mode });
+      const kept = keeping(keptBy(entity, incoming), previous?.row, { ...row });
+      byId.set(row.id, { row: kept, mode, columns: incoming.columns });
     }
   }
   return combined;
 }
 
-function finalRow(entity: EntityType, stored: Row | undefined, { row, mode }: IncomingRow): Row {
+function finalRow(entity: EntityType, stored: Row | undefined, incoming: IncomingRow): Row {
+  const { row, mode } = incoming;
   if (!stored) return row;
-  if (mode !== 'merge') return keeping(keptBy(entity, mode), stored, row);
+  if (mode !== 'merge') return keeping(keptBy(entity, incoming), stored, row);
   const merged: Row = { ...stored, ...row };
   delete merged._hash;
   return merged;
 }
 
 /**
- * What a replacement keeps from the row before it: its list position, and for a nested item the parent
- * links it does not set itself (other lists made them); a tabular row gives its links itself.
+ * What a replacement keeps from the row before it: its list position, and the parent links it does not
+ * set itself: for a nested item, every one (other lists made them); for a tabular row, those its table
+ * has no column for (an empty cell is a link removed).
  */
-const keptBy = (entity: EntityType, mode: 'replace' | 'table'): string[] =>
-  mode === 'table' ? ['_position'] : [...(linkFields.get(entity) ?? []), '_position'];
+function keptBy(entity: EntityType, { mode, columns }: Pick<IncomingRow, 'mode' | 'columns'>): string[] {
+  const links = linkFields.get(entity) ?? [];
+  const kept = mode === 'table' && columns ? links.filter((field) => !columns.includes(field)) : links;
+  return [...kept, '_position'];
+}
 
 function keeping(fields: string[], from: Row | undefined, into: Row): Row {
   if (!from) return into;

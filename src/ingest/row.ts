@@ -7,14 +7,17 @@ export type Row = { _id: string; id: string; _position?: number; _hash?: string 
 /**
  * How a row arrives from the input. `replace`: the input gives the whole entity (a record, or an item of a
  * nested list), so fields it leaves out are removed, but links to parents it does not set are kept (other
- * lists made them). `table`: a row of the tabular form, which gives the entity and its links whole: a
- * foreign key left empty unlinks it. `merge`: the input only refers to the entity (a service's
- * organization, a location inside a service at location), so fields it gives are updated and the rest kept.
+ * lists made them). `table`: a row of the tabular form, which gives the entity and the links of its
+ * table's `columns`: a foreign key cell left empty unlinks it, a foreign key column the table lacks keeps
+ * the link. `merge`: the input only refers to the entity (a service's organization, a location inside a
+ * service at location), so fields it gives are updated and the rest kept.
  */
 export interface RowWrite {
   entity: EntityType;
   row: Row;
   mode: 'replace' | 'table' | 'merge';
+  /** The table's columns, for a row of the tabular form. */
+  columns?: readonly string[];
 }
 
 /**

@@ -4,7 +4,10 @@ import type { Database } from '../../src/db/database.ts';
 import { openIndexedDatabase, startTestDatabase, type TestDatabase } from '../support/database.ts';
 import { importRecords } from '../../src/ingest/import.ts';
 import type { InputRecord } from '../../src/ingest/input-record.ts';
+import { decompose } from '../../src/ingest/decompose.ts';
 import { recordPending } from '../../src/ingest/pending.ts';
+import { applyRowChanges, planRowChanges } from '../../src/ingest/row-writer.ts';
+import { validateRecord } from '../../src/ingest/validate.ts';
 import { importLines, served } from '../support/import.ts';
 
 let testDatabase: TestDatabase;
@@ -227,6 +230,49 @@ describe('idempotency and last_modified', () => {
     });
   });
 
+  it('moves a given last_modified when a record merely referring to the service changes it', async () => {
+    await importLines(db, [service({ last_modified: '2025-05-05T10:00:00.000Z' })]);
+    // A second place for the service, from a service at location that names the service without a date.
+    const SAL2 = '44444444-4444-4444-8444-444444444445';
+    const report = await importLines(
+      db,
+      [
+        {
+          id: SAL2,
+          service_id: SVC,
+          service: { id: SVC, name: 'Weekly Pantry', status: 'active' },
+          location: location(),
+        },
+      ],
+      { now: clock('2026-02-02T00:00:00.000Z') },
+    );
+    expect(report).toMatchObject({ inserted: 1, rejected: 0 });
+    const stored = await findService();
+    expect(stored?.service_at_locations.map((item: { id: string }) => item.id)).toEqual([SAL, SAL2]);
+    expect(stored).toMatchObject({ last_modified: '2026-02-02T00:00:00.000Z' });
+  });
+
+  it('gives a rerun after a crash between rows and documents the last_modified an uninterrupted import gives', async () => {
+    const given = service({ last_modified: '2025-05-05T10:00:00.000Z' });
+    await importLines(db, [given], { now: clock('2026-01-01T00:00:00.000Z') });
+    await importLines(db, [organization({ name: 'Harbor Food Bank Inc.' })], {
+      now: clock('2026-02-02T00:00:00.000Z'),
+    });
+    // The import of `given` again, killed once its rows are written and before its documents are rebuilt.
+    const validated = validateRecord({ source: { file: 'again.ndjson' }, value: given });
+    if (!validated.ok || !('type' in validated)) throw new Error('the record is valid');
+    const plan = await planRowChanges(db, [decompose(validated.type, validated.record)]);
+    await recordPending(db, plan.changes);
+    await applyRowChanges(db, plan.writes, plan.changes.newRows);
+
+    await importLines(db, [given], { now: clock('2026-03-03T00:00:00.000Z') });
+    expect(await findService()).toMatchObject({
+      last_modified: '2025-05-05T10:00:00.000Z',
+      organization: { name: 'Harbor Food Bank' },
+    });
+    expect(await findSal()).toMatchObject({ service: { last_modified: '2025-05-05T10:00:00.000Z' } });
+  });
+
   it('moves last_modified only when the record really changes', async () => {
     await importLines(db, [service()], { now: clock('2026-01-01T00:00:00.000Z') });
     await importLines(db, [service({ description: 'Free groceries every Tuesday.' })], {
@@ -335,9 +381,11 @@ describe('changes reach every document that embeds them', () => {
       try {
         await importLines(separate.db, records, { batchSize });
         const services = separate.db.collection('services');
-        expect((await services.findOne({ id: SVC2 }))?.organization, `batch size ${batchSize}`).toMatchObject({
-          id: ORG,
-        });
+        expect((await services.findOne({ id: SVC2 }))?.organization, `batch size ${batchSize}`).toMatchObject(
+          {
+            id: ORG,
+          },
+        );
         expect((await services.findOne({ id: SVC }))?.service_at_locations).toEqual([
           expect.objectContaining({ id: SAL }),
         ]);

@@ -52,6 +52,7 @@ describe('reading an input path', () => {
       {
         source: { file: join(folder, 'package', 'taxonomies.csv'), row: 1 },
         entity: 'taxonomy',
+        columns: ['id', 'name', 'version'],
         value: record,
       },
     ];

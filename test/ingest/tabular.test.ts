@@ -210,10 +210,12 @@ describe('reading a tabular-form package', () => {
         `${SERVICE_B},Meals,active,,,\r\n`,
     });
     const file = join(dir, 'services.csv');
+    const columns = ['id', 'name', 'status', 'minimum_age', 'assured_date', 'x_local_code'];
     expect(await collect(readTabularPackage(dir))).toEqual([
       {
         source: { file, row: 1 },
         entity: 'service',
+        columns,
         value: {
           id: SERVICE_A,
           name: 'Pantry, weekly',
@@ -226,6 +228,7 @@ describe('reading a tabular-form package', () => {
       {
         source: { file, row: 2 },
         entity: 'service',
+        columns,
         value: { id: SERVICE_B, name: 'Meals', status: 'active' },
       },
     ]);
@@ -448,5 +451,22 @@ describe('importing a tabular-form package', () => {
     expect(phoneRow).not.toHaveProperty('service_id');
     expect(await load(tables(`,${LOCATION}`, ''))).toMatchObject({ updated: 1, unchanged: 3 });
     expect(await service()).not.toHaveProperty('organization');
+
+    // Tables without a link column say nothing about those links: linked again, then given without them.
+    await load(tables(`${SERVICE},`, ORGANIZATION));
+    const withoutLinkColumns = [
+      resource('service', 'services.csv', [field('id'), field('name'), field('status')]),
+      resource('phone', 'phones.csv', [field('id'), field('number')]),
+    ];
+    const dir = await writePackage(withoutLinkColumns, {
+      'services.csv': `id,name,status\n${SERVICE},Pantry (renamed),active\n`,
+      'phones.csv': `id,number\n${PHONE},555-0199\n`,
+    });
+    expect(await importRecords(db, readTabularPackage(dir))).toMatchObject({ updated: 2, rejected: 0 });
+    expect(await service()).toMatchObject({
+      name: 'Pantry (renamed)',
+      organization: { id: ORGANIZATION },
+      phones: [{ id: PHONE, number: '555-0199' }],
+    });
   });
 });

@@ -57,7 +57,7 @@ async function* readTable(table: PackageTable, entity: EntityType): AsyncGenerat
       const converted = rowValue(cellsOfRow, columns, fields, table.missingValues);
       yield 'error' in converted
         ? { source, entity, error: converted.error }
-        : { source, entity, value: converted.value };
+        : { source, entity, columns, value: converted.value };
     }
   } catch (error) {
     // Broken CSV is found at a row (the header being row 0); a file that cannot be read has none.
