@@ -43,7 +43,9 @@ export function buildApp({
   gazetteer = new Gazetteer(),
   prepared = () => true,
 }: AppDependencies): Koa {
-  const app = new Koa({ proxy: config.trustProxy });
+  // Behind `proxyHops` proxies, the client is the address the outermost one saw: X-Forwarded-For entries
+  // before it were written by the client (Koa would take the first one, which anyone can forge).
+  const app = new Koa({ proxy: config.trustProxy, maxIpsCount: config.proxyHops });
   app.silent = true; // errors are logged by errorHandler, with the request id
 
   app.use(requestId(logger));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOGIN_PATTERN, LOGIN_RULE } from './management/user-input.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const flag = z.stringbool({ truthy: ['true', '1', 'yes'], falsy: ['false', '0', 'no'] });
@@ -7,61 +8,73 @@ const flag = z.stringbool({ truthy: ['true', '1', 'yes'], falsy: ['false', '0', 
  * Every setting comes from the environment (twelve-factor); each variable is documented in the README.
  * Unset and empty variables both mean "use the default", so `FOO=` in an env file does not break start-up.
  */
-const EnvironmentSchema = z.object({
-  PORT: port.default(8080),
-  HOST: z.string().min(1).default('0.0.0.0'),
-  MONGODB_URI: z
-    .string()
-    .regex(/^mongodb(\+srv)?:\/\/.+/, 'must be a mongodb:// or mongodb+srv:// connection string')
-    .optional(),
-  HSDS_DB_NAME: z
-    .string()
-    .regex(/^[^/\\. "$*<>:|?]{1,63}$/, 'must be a valid MongoDB database name')
-    .default('hsds'),
-  HSDS_DB_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
-  HSDS_DATA_DIR: z.string().min(1).default('.data'),
-  HSDS_EMBEDDED: z.enum(['auto', 'mongod', 'standin']).default('auto'),
-  HSDS_EMBEDDED_DB_PORT: port.default(27217),
-  HSDS_SEED: flag.optional(),
-  HSDS_PUBLIC_URL: z
-    .url({ protocol: /^https?$/ })
-    .transform((url) => url.replace(/\/+$/, ''))
-    .optional(),
-  HSDS_TRUST_PROXY: flag.default(false),
-  HSDS_BODY_LIMIT_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1024)
-    .default(1024 * 1024),
-  HSDS_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
-  HSDS_CORS_ORIGIN: z.string().min(1).default('*'),
-  HSDS_CACHE_CONTROL: z.string().min(1).default('public, max-age=60'),
-  HSDS_POSTCODES_FILE: z.string().min(1).optional(),
-  HSDS_MANAGEMENT_PREFIX: z
-    .string()
-    .regex(/^\/[\w-]+(\/[\w-]+)*$/, 'must be a path like /management')
-    .default('/management'),
-  HSDS_ADMIN_LOGIN: z.string().min(1).optional(),
-  HSDS_ADMIN_CODE: z.string().min(12, 'must be at least 12 characters').optional(),
-  HSDS_META_SYSTEM: z.string().min(1).default('hsds-api'),
-  HSDS_META_LOG_READS: flag.default(false),
-  HSDS_META_BODY_LIMIT_BYTES: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .default(16 * 1024),
-  HSDS_IMPORT_JSON_LIMIT_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1024)
-    .default(32 * 1024 * 1024),
-  HSDS_IMPORT_BODY_LIMIT_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1024)
-    .default(512 * 1024 * 1024),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-});
+const EnvironmentSchema = z
+  .object({
+    PORT: port.default(8080),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    MONGODB_URI: z
+      .string()
+      .regex(/^mongodb(\+srv)?:\/\/.+/, 'must be a mongodb:// or mongodb+srv:// connection string')
+      .optional(),
+    HSDS_DB_NAME: z
+      .string()
+      .regex(/^[^/\\. "$*<>:|?]{1,63}$/, 'must be a valid MongoDB database name')
+      .default('hsds'),
+    HSDS_DB_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
+    HSDS_DATA_DIR: z.string().min(1).default('.data'),
+    HSDS_EMBEDDED: z.enum(['auto', 'mongod', 'standin']).default('auto'),
+    HSDS_EMBEDDED_DB_PORT: port.default(27217),
+    HSDS_SEED: flag.optional(),
+    HSDS_PUBLIC_URL: z
+      .url({ protocol: /^https?$/ })
+      .transform((url) => url.replace(/\/+$/, ''))
+      .optional(),
+    HSDS_TRUST_PROXY: flag.default(false),
+    HSDS_PROXY_HOPS: z.coerce.number().int().min(1).max(16).default(1),
+    HSDS_BODY_LIMIT_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .default(1024 * 1024),
+    HSDS_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+    HSDS_CORS_ORIGIN: z.string().min(1).default('*'),
+    HSDS_CACHE_CONTROL: z.string().min(1).default('public, max-age=60'),
+    HSDS_POSTCODES_FILE: z.string().min(1).optional(),
+    HSDS_MANAGEMENT_PREFIX: z
+      .string()
+      .regex(/^\/[\w-]+(\/[\w-]+)*$/, 'must be a path like /management')
+      .default('/management'),
+    HSDS_ADMIN_LOGIN: z.string().regex(LOGIN_PATTERN, LOGIN_RULE).optional(),
+    HSDS_ADMIN_CODE: z.string().min(12, 'must be at least 12 characters').optional(),
+    HSDS_META_SYSTEM: z.string().min(1).default('hsds-api'),
+    HSDS_META_LOG_READS: flag.default(false),
+    HSDS_META_BODY_LIMIT_BYTES: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(16 * 1024),
+    HSDS_IMPORT_JSON_LIMIT_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .default(32 * 1024 * 1024),
+    HSDS_IMPORT_BODY_LIMIT_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .default(512 * 1024 * 1024),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .superRefine((env, context) => {
+    // The first administrator needs both: one without the other would be silently ignored.
+    for (const [name, other] of [
+      ['HSDS_ADMIN_CODE', 'HSDS_ADMIN_LOGIN'],
+      ['HSDS_ADMIN_LOGIN', 'HSDS_ADMIN_CODE'],
+    ] as const) {
+      if (env[name] === undefined && env[other] !== undefined)
+        context.addIssue({ code: 'custom', path: [name], message: `must be set with ${other}` });
+    }
+  });
 
 export type Config = ReturnType<typeof toConfig>;
 
@@ -79,6 +92,7 @@ function toConfig(env: z.infer<typeof EnvironmentSchema>) {
     seed: env.HSDS_SEED ?? env.MONGODB_URI === undefined,
     publicUrl: env.HSDS_PUBLIC_URL,
     trustProxy: env.HSDS_TRUST_PROXY,
+    proxyHops: env.HSDS_PROXY_HOPS,
     bodyLimitBytes: env.HSDS_BODY_LIMIT_BYTES,
     shutdownTimeoutMs: env.HSDS_SHUTDOWN_TIMEOUT_MS,
     corsOrigin: env.HSDS_CORS_ORIGIN,

@@ -43,9 +43,25 @@ describe('loadConfig', () => {
     ['HSDS_PUBLIC_URL', 'ftp://example.org'],
     ['LOG_LEVEL', 'loud'],
     ['HSDS_DB_NAME', 'a/b'],
+    ['HSDS_PROXY_HOPS', '0'],
+    ['HSDS_ADMIN_LOGIN', 'ro ot'],
   ])('rejects %s=%s with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration: ${name}: `));
+  });
+
+  it('takes the first administrator only whole: a login without a code, or a code without a login, is refused', () => {
+    const code = 'a-long-enough-code';
+    expect(loadConfig({ HSDS_ADMIN_LOGIN: 'root', HSDS_ADMIN_CODE: code }).admin).toEqual({
+      login: 'root',
+      code,
+    });
+    expect(() => loadConfig({ HSDS_ADMIN_LOGIN: 'root' })).toThrow(
+      /HSDS_ADMIN_CODE: must be set with HSDS_ADMIN_LOGIN/,
+    );
+    expect(() => loadConfig({ HSDS_ADMIN_CODE: code })).toThrow(
+      /HSDS_ADMIN_LOGIN: must be set with HSDS_ADMIN_CODE/,
+    );
   });
 
   it('names every bad variable at once', () => {

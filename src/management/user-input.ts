@@ -12,7 +12,9 @@ export const REDACTED_CODE = '********';
 const userId = recordId.refine((id) => id !== 'auth', "must not be 'auth'");
 
 /** No colon: HTTP Basic credentials end the login at the first one. */
-const login = stringField().regex(/^[^\s:]{1,128}$/, 'must be 1 to 128 characters, without spaces or colons');
+export const LOGIN_PATTERN = /^[^\s:]{1,128}$/;
+export const LOGIN_RULE = 'must be 1 to 128 characters, without spaces or colons';
+const login = stringField().regex(LOGIN_PATTERN, LOGIN_RULE);
 
 const email = stringField().pipe(
   z.email('must be an email address').max(254, 'must be at most 254 characters'),

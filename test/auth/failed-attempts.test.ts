@@ -27,6 +27,23 @@ describe('FailedAttempts', () => {
   });
 });
 
+describe('FailedAttempts under a flood of addresses', () => {
+  it('remembers at most its bound, forgetting the oldest first', () => {
+    let now = 0;
+    const attempts = new FailedAttempts(2, 60_000, () => now, 1_000);
+    attempts.recordFailure('10.0.0.1');
+    attempts.recordFailure('10.0.0.1');
+    now = 1;
+    for (let i = 0; i < 999; i++) attempts.recordFailure(`192.0.2.${i}`);
+    // The bound is reached but not passed: the first client is still refused.
+    expect(attempts.retryAfterSeconds('10.0.0.1')).toBe(60);
+    attempts.recordFailure('198.51.100.1');
+    expect(attempts.retryAfterSeconds('10.0.0.1')).toBe(0);
+    attempts.recordFailure('198.51.100.1');
+    expect(attempts.retryAfterSeconds('198.51.100.1')).toBe(60);
+  });
+});
+
 describe('failed attempts under parallel guessing', () => {
   it('counts attempts in flight, so a burst cannot run past the limit', async () => {
     const { startTestApp } = await import('../support/app.ts');
@@ -51,6 +68,31 @@ describe('failed attempts under parallel guessing', () => {
       // At most the limit (10) of these reach the code check; the rest are refused with 429 beforehand.
       expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(30);
       expect(statuses.filter((status) => status !== 429).length).toBeLessThanOrEqual(10);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('failed attempts behind a proxy (HSDS_TRUST_PROXY)', () => {
+  it('counts by the address the proxy saw: a forged X-Forwarded-For neither escapes nor frames anyone', async () => {
+    const { startTestApp } = await import('../support/app.ts');
+    const app = await startTestApp({ HSDS_TRUST_PROXY: 'true' });
+    try {
+      // The proxy appends the address it saw; what comes before it, the client wrote.
+      const attempt = (forwardedFor: string) =>
+        fetch(`${app.url}/management/users`, {
+          headers: {
+            'x-appid': 'mallory',
+            'x-appkey': 'a-wrong-guess-12345',
+            'x-forwarded-for': forwardedFor,
+          },
+        }).then((response) => response.status);
+      const statuses: number[] = [];
+      for (let i = 1; i <= 11; i += 1) statuses.push(await attempt(`198.51.100.${i}, 192.0.2.66`));
+      expect(statuses).toEqual([...Array<number>(10).fill(403), 429]);
+      // Another client, in whose name the guesses above could have been forged, is not locked out.
+      expect(await attempt('192.0.2.66, 192.0.2.7')).toBe(403);
     } finally {
       await app.close();
     }

@@ -20,4 +20,10 @@ describe('grantAllows', () => {
     expect(grantAllows({ path: '/import', verb: 'post' }, 'POST', '/import')).toBe(true);
     expect(grantAllows({ path: '/import', verb: 'GET' }, 'POST', '/import')).toBe(false);
   });
+
+  it('lets a GET grant allow HEAD (a GET without its body), and not the other way round', () => {
+    expect(grantAllows({ path: '/meta/*', verb: 'GET' }, 'HEAD', '/meta/')).toBe(true);
+    expect(grantAllows({ path: '/meta/*', verb: 'HEAD' }, 'HEAD', '/meta/')).toBe(true);
+    expect(grantAllows({ path: '/meta/*', verb: 'HEAD' }, 'GET', '/meta/')).toBe(false);
+  });
 });

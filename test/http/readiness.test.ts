@@ -14,7 +14,7 @@ import { waitFor } from '../support/process.ts';
 
 // The stand-in is started by hand here, on a fixed port, because the test stops and restarts it.
 describe.skipIf(Boolean(process.env.MONGODB_URI))('readiness while the database comes and goes', () => {
-  it('answers 503 with Retry-After while it is down and recovers by itself', async () => {
+  it('answers 503 with Retry-After while it is down, locks no client out, and recovers by itself', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'hsds-ready-'));
     const port = await freePort();
     let standin = await startStandin({ port, dataDir });
@@ -39,9 +39,17 @@ describe.skipIf(Boolean(process.env.MONGODB_URI))('readiness while the database 
         expect(streamed.headers.get('content-type'), list).toMatch(/^application\/problem\+json/);
         expect(streamed.headers.get('retry-after'), list).not.toBeNull();
       }
+      // Credentials that cannot be checked are no failed attempt: more than the limit (10) of them do not
+      // lock the client out once the database is back.
+      const management = new URL('/management/users', readyz);
+      const credentials = { headers: { 'x-appid': 'ana', 'x-appkey': 'not-checked-yet-1234' } };
+      for (let attempt = 1; attempt <= 11; attempt += 1) {
+        expect((await fetch(management, credentials)).status, `attempt ${attempt}`).toBe(503);
+      }
 
       standin = await startStandin({ port, dataDir });
       await waitFor(async () => (await fetch(readyz)).status === 200, 15_000, 'readiness after restart');
+      expect((await fetch(management, credentials)).status).toBe(403);
     } finally {
       server.close();
       await database.close();
