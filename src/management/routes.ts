@@ -28,6 +28,8 @@ export function managementRoutes({ db, config, attempts }: ProtocolDependencies)
   // Authenticates with its own query parameters, so it is the one route ahead of the access check.
   router.get('/users/auth', async (ctx) => {
     const user = await authenticateCaller(db, attempts, ctx.ip, credentialsInQuery(ctx.query));
+    // The meta entry names who authenticated, not a login claimed in headers.
+    ctx.state.caller = { userId: user.id, login: user.login };
     const request = parseListParameters(accessEntryListFields, ctx.query);
     ctx.body = await accessEntries.list(request, { user_id: user.id });
   });

@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import { credentialsInQuery, credentialsOf } from '../auth/credentials.ts';
 import type { Config } from '../config.ts';
 import { dayOf, type MetaEntry } from './entry.ts';
+import { isProtectedPath } from './recorded-calls.ts';
 import { truncateText } from './json-text.ts';
 import { redactSecrets } from './redact.ts';
 
@@ -14,30 +15,42 @@ const APPID_LIMIT = 256;
 
 export type CallDescription = Omit<MetaEntry, 'id' | 'response_body' | 'status'>;
 
+/** What a call made without authenticating keeps of its query and response: enough to see what was tried. */
+const BRIEF_LIMIT = 512;
+/** Paths are recorded up to this many bytes: anyone can send a long one. */
+const PATH_LIMIT = 1024;
+const NOT_RECORDED = '[not recorded for an unauthenticated call]';
+
+/**
+ * Whether the call is recorded briefly: one to a path behind access control that did not authenticate
+ * (refused, or to a path or method that does not exist there). Anyone can make those, and they must not
+ * be able to fill the log with their headers, bodies and the answers to them.
+ */
+const recordedBriefly = (ctx: Context, config: Config) =>
+  ctx.state.caller === undefined && isProtectedPath(ctx.path, config);
+
+/** How much of the response body the meta entry of this call keeps. */
+export const responseBodyLimit = (ctx: Context, config: Config) =>
+  recordedBriefly(ctx, config) ? BRIEF_LIMIT : config.metaBodyLimitBytes;
+
 /**
  * The request side of a meta entry, secrets redacted before anything leaves this function: the caller's
- * login (or, for a refused call or the management auth endpoint, the login it claimed in its headers or
- * query, so attacks show; never its code), and the query,
- * headers and parsed body as JSON text cut to `metaBodyLimitBytes`.
+ * login (or, for a call that did not authenticate, the login it claimed in its headers or query, so
+ * attacks show; never its code), and the query, headers and parsed body as JSON text cut to
+ * `metaBodyLimitBytes` (a call recorded briefly keeps a short query and no headers or body).
  */
-/** What a call refused before authentication keeps of its query: enough to see what was tried. */
-const BRIEF_LIMIT = 512;
-const NOT_RECORDED = '[not recorded for a refused call]';
-
 export function describeCall(ctx: Context, config: Config, at = new Date()): CallDescription {
   const limit = config.metaBodyLimitBytes;
   const appid = ctx.state.caller?.login ?? credentialsOf(ctx)?.login ?? credentialsInQuery(ctx.query)?.login;
   const parsedBody: unknown = ctx.request.body;
   const hasBody = Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
-  // A call refused by access control is recorded briefly: anyone can make those, and they must not be
-  // able to fill the log with their headers and bodies.
-  const brief = ctx.state.caller === undefined && (ctx.status === 403 || ctx.status === 429);
+  const brief = recordedBriefly(ctx, config);
   return {
     timestamp: dayOf(at),
     recorded_at: at.toISOString(),
     ...(appid ? { appid: truncateText(appid, APPID_LIMIT) } : {}),
     system: config.metaSystem,
-    path: ctx.path,
+    path: truncateText(ctx.path, PATH_LIMIT),
     verb: ctx.method,
     request_parameters: redactedJson(ctx.query, brief ? BRIEF_LIMIT : limit),
     request_headers: brief ? NOT_RECORDED : redactedJson(ctx.headers, limit),

@@ -7,6 +7,14 @@ const CORE_RESOURCES = endpoints.map((endpoint) => endpoint.path);
 /** `/meta` and everything below it, but not `/metadata`. */
 const isUnder = (path: string, root: string) => path === root || path.startsWith(`${root}/`);
 
+/** Whether the path is behind access control: the management and meta protocols, bulk loading. */
+export function isProtectedPath(rawPath: string, config: Config): boolean {
+  const path = rawPath.toLowerCase();
+  return (
+    isUnder(path, config.managementPrefix.toLowerCase()) || isUnder(path, '/meta') || isUnder(path, '/import')
+  );
+}
+
 /**
  * Which calls get a meta entry: every call to the management protocol, every write to the meta protocol
  * (recording its reads would record itself endlessly), every bulk load, and, when `metaLogReads` is on,

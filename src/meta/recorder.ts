@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { ProtocolDependencies } from '../protocols.ts';
-import { describeBody, describeCall } from './call-description.ts';
+import { describeBody, describeCall, responseBodyLimit } from './call-description.ts';
 import { MetaEntries } from './entries.ts';
 import { MetaEntryQueue } from './entry-queue.ts';
 import { isRecordedCall } from './recorded-calls.ts';
@@ -33,7 +33,7 @@ export function metaRecorder({ db, config, logger }: ProtocolDependencies): Midd
         try {
           queue.add({
             ...describeCall(ctx, config, at),
-            response_body: describeBody(body, config.metaBodyLimitBytes),
+            response_body: describeBody(body, responseBodyLimit(ctx, config)),
             status: 'Complete',
           });
         } catch (error) {

@@ -196,9 +196,47 @@ describe('what refused and pathological calls leave in the log', () => {
       (await storedEntries(app)).find((stored) => stored.request_parameters?.includes('refused-call')),
     );
     expect(entry).toMatchObject({ appid: 'nobody', verb: 'POST', path: '/management/users/' });
-    expect(entry.request_headers).toBe('[not recorded for a refused call]');
-    expect(entry.request_body).toBe('[not recorded for a refused call]');
+    expect(entry.request_headers).toBe('[not recorded for an unauthenticated call]');
+    expect(entry.request_body).toBe('[not recorded for an unauthenticated call]');
     expect(JSON.stringify(entry)).not.toContain(padding.slice(0, 100));
+  });
+
+  it('records briefly any call to a protected path made without authenticating, whatever its answer', async () => {
+    const long = 'q'.repeat(7000);
+    const calls = [
+      { method: 'GET', path: `/management/nothing-here-${long}`, status: 404 },
+      { method: 'PATCH', path: '/management/users', status: 405 },
+      { method: 'DELETE', path: `/import/${long}`, status: 404 },
+    ];
+    for (const { method, path, status } of calls) {
+      const response = await call(app, method, `${path}?marker=brief-${status}-${method}`, {
+        headers: { 'x-pad': long },
+      });
+      expect(response.status, `${method} ${path.slice(0, 40)}`).toBe(status);
+      const entry = await eventually(async () =>
+        (await storedEntries(app)).find((stored) =>
+          stored.request_parameters?.includes(`brief-${status}-${method}`),
+        ),
+      );
+      expect(entry.request_headers).toBe('[not recorded for an unauthenticated call]');
+      // The path and the answer (a problem naming the path) are cut short too.
+      expect(JSON.stringify(entry).length, `${method} ${path.slice(0, 40)}`).toBeLessThan(3_000);
+    }
+  });
+
+  it('names in the meta entry of the auth endpoint the user who authenticated, not a login claimed', async () => {
+    const user = await createUser(app, []);
+    const response = await call(app, 'GET', `/management/users/auth/?login=${user.login}&code=${user.code}`, {
+      headers: { 'x-appid': 'admin', 'x-appkey': 'not-the-admin-code' },
+    });
+    expect(response.status).toBe(200);
+    const entry = await eventually(async () =>
+      (await storedEntries(app)).find(
+        (stored) =>
+          stored.path === '/management/users/auth/' && stored.request_parameters?.includes(user.login),
+      ),
+    );
+    expect(entry.appid).toBe(user.login);
   });
 
   it('records a deeply nested body, cut, rather than losing the entry', async () => {
