@@ -1,25 +1,80 @@
 import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { InputRecord } from '../input-record.ts';
 import { withoutByteOrderMark } from './byte-order-mark.ts';
 
 /**
- * NDJSON / JSON Lines: one record a line, read as a stream so memory stays flat whatever the size. Blank
- * lines are skipped; a line that is not JSON is rejected alone. A byte order mark opening the file is dropped.
+ * Lines longer than this are rejected unread: no record that long could be stored (MongoDB documents are
+ * at most 16 MiB, and a service is stored several times over), and holding it would make memory grow
+ * with the input instead of staying flat.
  */
-export async function* readNdjson(input: Readable, file: string): AsyncGenerator<InputRecord> {
-  const lines = createInterface({ input, crlfDelay: Infinity });
+export const MAX_LINE_BYTES = 32 * 1024 * 1024;
+
+const NEWLINE = 0x0a;
+
+/**
+ * NDJSON / JSON Lines: one record a line (LF or CRLF), read as a stream so memory stays flat whatever the
+ * size. Blank lines are skipped; a line that is not JSON, or longer than `maxLineBytes`, is rejected alone.
+ * A byte order mark opening the file is dropped.
+ */
+export async function* readNdjson(
+  input: Readable,
+  file: string,
+  maxLineBytes = MAX_LINE_BYTES,
+): AsyncGenerator<InputRecord> {
   let line = 0;
-  for await (const text of lines) {
+  for await (const text of splitLines(input, maxLineBytes)) {
     line += 1;
+    const source = { file, line };
+    if (text === undefined) {
+      yield { source, error: `the line is longer than ${maxLineBytes} bytes: too large for a record` };
+      continue;
+    }
     if (text.trim() === '') continue;
     try {
-      yield { source: { file, line }, value: JSON.parse(line === 1 ? withoutByteOrderMark(text) : text) };
+      yield { source, value: JSON.parse(line === 1 ? withoutByteOrderMark(text) : text) };
     } catch (error) {
-      yield { source: { file, line }, error: `not valid JSON: ${(error as Error).message}` };
+      yield { source, error: `not valid JSON: ${(error as Error).message}` };
     }
   }
 }
 
 export const readNdjsonFile = (file: string) => readNdjson(createReadStream(file), file);
+
+/** The lines of a byte stream as text, each without its line break; undefined for one over `maxBytes`. */
+async function* splitLines(
+  input: AsyncIterable<Buffer | string>,
+  maxBytes: number,
+): AsyncGenerator<string | undefined> {
+  let parts: Buffer[] = [];
+  let size = 0;
+  let tooLong = false;
+  const keep = (piece: Buffer) => {
+    if (tooLong) return;
+    if (size + piece.length > maxBytes) {
+      tooLong = true;
+      parts = [];
+      return;
+    }
+    parts.push(piece);
+    size += piece.length;
+  };
+  const take = (): string | undefined => {
+    const text = tooLong ? undefined : Buffer.concat(parts, size).toString('utf8');
+    parts = [];
+    size = 0;
+    tooLong = false;
+    return text?.endsWith('\r') ? text.slice(0, -1) : text;
+  };
+  for await (const chunk of input) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    let start = 0;
+    for (let end = bytes.indexOf(NEWLINE); end !== -1; end = bytes.indexOf(NEWLINE, start)) {
+      keep(bytes.subarray(start, end));
+      yield take();
+      start = end + 1;
+    }
+    if (start < bytes.length) keep(bytes.subarray(start));
+  }
+  if (size > 0 || tooLong) yield take();
+}
