@@ -1,7 +1,7 @@
 import type { Db, Document } from 'mongodb';
 import { documentCollection } from '../db/collections.ts';
 import { invalidParameter } from '../http/problem.ts';
-import { wordsIn } from '../search/keywords.ts';
+import { querySpellings } from '../search/keywords.ts';
 import { termAndDescendants } from './taxonomy-descendants.ts';
 
 /** The filters the core list endpoints share; each endpoint passes the parameters it takes. */
@@ -38,11 +38,17 @@ export async function sharedFilter(
   return and(clauses);
 }
 
-/** Every word of the search must be among the document's words (case- and accent-insensitive). */
+/**
+ * Every word of the search must be among the document's words (case- and accent-insensitive), in one of
+ * the spellings a stored document may hold it in.
+ */
 export function searchClause(search: string): Document {
-  const words = wordsIn(search);
+  const words = querySpellings(search);
   if (words.length === 0) throw invalidParameter('search', 'must contain at least one letter or digit');
-  return { _search: { $all: words } };
+  if (words.every((spellings) => spellings.length === 1)) return { _search: { $all: words.flat() } };
+  return and(
+    words.map((spellings) => ({ _search: spellings.length === 1 ? spellings[0] : { $in: spellings } })),
+  );
 }
 
 export const and = (clauses: Document[]): Document =>

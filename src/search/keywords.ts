@@ -1,7 +1,9 @@
 /**
  * Full-text search by keywords: a document stores the distinct words of its searchable text, a query
  * matches documents holding all of its words. Words are lower-cased and stripped of accents, so "Café"
- * matches "cafe"; an index on the word list answers the query without scanning.
+ * matches "cafe", and letters Unicode does not decompose are spelled in plain Latin letters as people type
+ * them without the key ("Straße" as "strasse", "Łódź" as "lodz", "Søndergade" as "sondergade"); an index on
+ * the word list answers the query without scanning.
  */
 export function keywordsOf(...texts: unknown[]): string[] {
   const words = new Set<string>();
@@ -9,7 +11,36 @@ export function keywordsOf(...texts: unknown[]): string[] {
   return [...words];
 }
 
-export function wordsIn(text: string): string[] {
+/** Letters with no decomposition into a base letter and a mark, and what they are typed as. */
+const PLAIN_SPELLING: Record<string, string> = {
+  ß: 'ss',
+  ł: 'l',
+  ø: 'o',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  æ: 'ae',
+  œ: 'oe',
+  ı: 'i',
+  ħ: 'h',
+};
+const UNDECOMPOSED = new RegExp(`[${Object.keys(PLAIN_SPELLING).join('')}]`, 'gu');
+
+export const wordsIn = (text: string): string[] =>
+  wordsWithMarksStripped(text).map((word) => word.replace(UNDECOMPOSED, (letter) => PLAIN_SPELLING[letter]!));
+
+/**
+ * For each word of a query, the spellings a stored document may hold it in: as `wordsIn` spells it, and as
+ * documents stored before the plain spellings were (which kept "łodz") do, until they are rebuilt.
+ */
+export function querySpellings(text: string): string[][] {
+  return wordsWithMarksStripped(text).map((word) => {
+    const plain = word.replace(UNDECOMPOSED, (letter) => PLAIN_SPELLING[letter]!);
+    return plain === word ? [word] : [plain, word];
+  });
+}
+
+function wordsWithMarksStripped(text: string): string[] {
   return text
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')

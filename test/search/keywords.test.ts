@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wordsIn } from '../../src/search/keywords.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { importLines } from '../support/import.ts';
+
+describe('search words', () => {
+  it('are lower-cased, without accents, and spelled as typed without the letters Unicode keeps whole', () => {
+    expect(wordsIn('Łódź Straße, Søndergade; Œuvre Ærø Þórsmörk İstanbul Café-Bar 24h')).toEqual([
+      'lodz',
+      'strasse',
+      'sondergade',
+      'oeuvre',
+      'aero',
+      'thorsmork',
+      'istanbul',
+      'cafe',
+      'bar',
+      '24h',
+    ]);
+  });
+});
+
+describe('search over services', () => {
+  let app: TestApp;
+  const LODZ = '11111111-1111-4111-8111-111111111111';
+  const OLDER = '22222222-2222-4222-8222-222222222222';
+  const service = (id: string, name: string) => ({ id, name, status: 'active', description: 'Meals.' });
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    await importLines(app.database.db, [
+      service(LODZ, 'Bank Żywności Łódź'),
+      service(OLDER, 'Łódź Straße Kitchen'),
+    ]);
+    // A document stored by an earlier version, which spelled "Łódź" as "łodz", until it is rebuilt.
+    await app.database.db
+      .collection('services')
+      .updateOne({ id: OLDER }, { $set: { _search: ['łodz', 'straße', 'kitchen', 'meals'] } });
+  });
+  afterAll(async () => app?.close());
+
+  const found = async (search: string) => {
+    const response = await fetch(`${app.url}/services?search=${encodeURIComponent(search)}`);
+    expect(response.status).toBe(200);
+    const page = (await response.json()) as { contents: { id: string }[] };
+    return page.contents.map((item) => item.id).sort();
+  };
+
+  it('finds "Łódź" typed as "lodz", and "Żywności" as "zywnosci"', async () => {
+    expect(await found('lodz zywnosci')).toEqual([LODZ]);
+    expect(await found('LODZ')).toEqual([LODZ]);
+  });
+
+  it('still finds documents stored with the earlier spellings, when the query spells the word that way', async () => {
+    expect(await found('Łódź')).toEqual([LODZ, OLDER]);
+    expect(await found('Łódź Straße')).toEqual([OLDER]);
+  });
+});
