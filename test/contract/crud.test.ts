@@ -272,6 +272,12 @@ describe('projection', () => {
 
   it('_id: 0 removes _id', async () => {
     expect(await one({ _id: 0, name: 1 })).toEqual({ name: 'Alpha' });
+    expect(await one({ _id: 0 }, 2)).toEqual({ name: 'Beta', phones: [{ type: 'voice', number: '4' }] });
+  });
+
+  it('_id: 1 alone is an inclusion: only _id', async () => {
+    expect(await one({ _id: 1 })).toEqual({ _id: 1 });
+    expect(await c.find({}, { projection: { _id: true } }).toArray()).toEqual([{ _id: 1 }, { _id: 2 }]);
   });
 
   it('dotted inclusion keeps the embedded shape, also through arrays of subdocuments', async () => {

@@ -53,7 +53,9 @@ function topLevelProjector(projection: Document): Projector | undefined {
     return undefined;
   }
   const others = fields.filter(([path]) => path !== '_id');
-  const including = others.some(([, spec]) => isInclusion(spec));
+  // `{_id: 1}` alone is an inclusion too: of `_id` only.
+  const including =
+    others.length > 0 ? others.some(([, spec]) => isInclusion(spec)) : isInclusion(projection._id);
   if (including && others.some(([, spec]) => isExclusion(spec))) return undefined; // mingo reports the error
   const listed = new Set(others.map(([path]) => path));
   const keepId = projection._id === undefined ? true : isInclusion(projection._id);
