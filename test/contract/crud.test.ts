@@ -103,6 +103,21 @@ describe('insert', () => {
     expect(writeErrors[0]?.index).toBe(2);
     expect(idsOf(await c.find({}).sort({ _id: 1 }).toArray())).toEqual([1, 2, 3]);
   });
+
+  it('refuses a document over 16 MiB, inserted or grown by an update, and keeps what was stored', async () => {
+    const c = fresh('too-large');
+    const large = 'x'.repeat(16.5 * 1024 * 1024);
+    const inserted = await serverError(c.insertOne({ _id: 1, large }));
+    // 2 (BadValue) just over the limit, 10334 (BSONObjectTooLarge) further over: the message says which.
+    expect([2, 10334]).toContain(inserted.code);
+    expect(await c.countDocuments()).toBe(0);
+
+    const half = 'y'.repeat(9 * 1024 * 1024);
+    await c.insertOne({ _id: 2, first: half });
+    const grown = await serverError(c.updateOne({ _id: 2 }, { $set: { second: half } }));
+    expect(grown.code).toBe(17419);
+    expect(await c.findOne({ _id: 2 }, { projection: { second: 1 } })).toEqual({ _id: 2 });
+  });
 });
 
 describe('find filters', () => {

@@ -1,6 +1,7 @@
 import type { Document } from 'bson';
 import { isPlainObject } from '../bson-values.ts';
-import { indexNotFound, type DuplicateKeyError } from '../errors.ts';
+import { encodingOf } from '../document-encoding.ts';
+import { badValue, indexNotFound, locationError, type DuplicateKeyError } from '../errors.ts';
 import { validateGeoKeys } from '../geo/index.ts';
 import type { DocumentPredicate } from '../query/filter.ts';
 import type { JournalRecord } from '../storage/journal-record.ts';
@@ -19,6 +20,9 @@ export interface CandidatePlan {
   indexName: string | null;
   docs: Iterable<Document>;
 }
+
+/** MongoDB's limit on a stored document's BSON size (16 MiB). */
+const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
 
 /**
  * A collection's documents (by `_id` key, in insertion order) and indexes. Stored documents are never
@@ -57,18 +61,25 @@ export class Collection {
     return this.docs.get(indexKey(id));
   }
 
-  /** Stores a new document (which must have its `_id`); throws E11000 or a geo key error. */
+  /** Stores a new document (which must have its `_id`); throws E11000, a geo key error, or if too large. */
   insert(doc: Document): void {
     const id = indexKey(doc._id);
+    const size = encodingOf(doc).length;
+    if (size > MAX_DOCUMENT_BYTES) {
+      throw badValue(`object to insert too large. size in bytes: ${size}, max size: ${MAX_DOCUMENT_BYTES}`);
+    }
     this.checkDocument(doc, null);
     this.addToIndexes(doc, id);
     this.docs.set(id, doc);
     this.host.record({ op: 'put', collection: this.name, doc });
   }
 
-  /** Replaces a stored document by its new version (same `_id`). */
+  /** Replaces a stored document by its new version (same `_id`), unless that is too large. */
   replace(previous: Document, next: Document): void {
     const id = indexKey(previous._id);
+    if (encodingOf(next).length > MAX_DOCUMENT_BYTES) {
+      throw locationError(17419, `Resulting document after update is larger than ${MAX_DOCUMENT_BYTES}`);
+    }
     // Unique checks already leave the document's own entries out, so nothing moves until they pass.
     this.checkDocument(next, id);
     for (const index of this.indexes.values()) index.update(previous, next, id);
