@@ -34,10 +34,36 @@ const TOO_DEEP = '[nested too deep]';
 
 function redactJsonText(text: string): string {
   const trimmed = text.trimStart();
-  if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return text;
-  try {
-    return JSON.stringify(redactSecrets(JSON.parse(text)));
-  } catch {
-    return text;
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    try {
+      return JSON.stringify(redactSecrets(JSON.parse(text)));
+    } catch {
+      // Not JSON after all (cut short, say): redacted as text below.
+    }
   }
+  return redactSecretText(text);
+}
+
+/** `"name": "value"` (or a bare value) as JSON text writes a member, whole or not. */
+const JSON_MEMBER = /("((?:[^"\\]|\\.)*)"\s*:\s*)("(?:[^"\\]|\\.)*"?|[^,}\]\s]+)/g;
+/** `name=value`, as a query string writes a parameter. */
+const QUERY_PARAMETER = /(^|[?&;\s])([^=&?;\s]+)=([^&;\s#]*)/g;
+/** `Name: value` on a line of its own, as HTTP writes a header: the value runs to the end of the line. */
+const HEADER_LINE = /(^|\n)([^:\r\n]+):[ \t]*([^\r\n]*)/g;
+
+/**
+ * Text that is not JSON but may hold secrets as JSON members or parameters (JSON cut short, a query
+ * string, header lines): their values are replaced as in JSON.
+ */
+function redactSecretText(text: string): string {
+  return text
+    .replace(JSON_MEMBER, (member: string, head: string, name: string) =>
+      isSecretKey(name) ? `${head}"${REDACTED}"` : member,
+    )
+    .replace(QUERY_PARAMETER, (parameter: string, start: string, name: string) =>
+      isSecretKey(name) ? `${start}${name}=${REDACTED}` : parameter,
+    )
+    .replace(HEADER_LINE, (line: string, start: string, name: string) =>
+      isSecretKey(name.trim()) ? `${start}${name}: ${REDACTED}` : line,
+    );
 }

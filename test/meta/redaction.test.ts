@@ -34,6 +34,22 @@ describe('redactSecrets', () => {
       plain: '{not json',
     });
   });
+
+  it('redacts secrets in text that is not JSON: JSON cut short, query strings, header lines', () => {
+    expect(
+      redactSecrets({
+        cut: '{"login":"ana","code":"s3cret-1","x-appkey": 42, "next": "{\\"password\\":\\"p',
+        query: '/management/users/auth?login=ana&code=s3cret-2&page=1',
+        headers: 'Authorization: Basic YW5hOnMzY3JldA==\nX-AppKey: s3cret-3\nAccept: */*',
+        prose: 'Call 555-0100 and give the code word; see code=of-conduct in the handbook',
+      }),
+    ).toEqual({
+      cut: '{"login":"ana","code":"[redacted]","x-appkey": "[redacted]", "next": "{\\"password\\":\\"p',
+      query: '/management/users/auth?login=ana&code=[redacted]&page=1',
+      headers: 'Authorization: [redacted]\nX-AppKey: [redacted]\nAccept: */*',
+      prose: 'Call 555-0100 and give the code word; see code=[redacted] in the handbook',
+    });
+  });
 });
 
 describe('truncateText', () => {
