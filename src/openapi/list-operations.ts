@@ -56,7 +56,7 @@ export function listOperations(endpoint: Endpoint, schemas: EndpointSchemas) {
       // The ETag middleware answers If-None-Match on GET only.
       ...(method === 'get'
         ? { '304': responseRef('NotModified') }
-        : { '413': responseRef('PayloadTooLarge'), '415': responseRef('UnsupportedMediaType') }),
+        : { '413': responseRef('PayloadTooLarge'), '415': responseRef('NotJson') }),
       '400': responseRef('BadRequest'),
       '503': responseRef('Unavailable'),
     },

@@ -29,11 +29,12 @@ export const protocolOperation = ({
   ...operation,
   security,
   responses: {
-    ...responses,
     '403': protocolResponseRef('NoAccess'),
     '429': protocolResponseRef('TooManyAttempts'),
     '500': protocolResponseRef('ProtocolError'),
     '503': responseRef('Unavailable'),
+    // An operation with more to say about one of those (POST /import's 503) says it.
+    ...responses,
   },
 });
 

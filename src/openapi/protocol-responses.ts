@@ -1,6 +1,7 @@
 import { NO_ACCESS } from '../auth/access-control.ts';
 import { schemaRef } from './components.ts';
 import { ProtocolProblem } from './protocol-problem-schema.ts';
+import { Problem } from './problem-schema.ts';
 import { headerRef } from './responses.ts';
 
 const problem = (description: string) => ({
@@ -20,6 +21,15 @@ export const protocolResponseComponents = {
   UnsupportedMediaType: problem('The body is not application/json.'),
   ImportTooLarge: problem('The body is larger than the import limit (HSDS_IMPORT_BODY_LIMIT_BYTES).'),
   ImportUnsupportedMediaType: problem('The body is neither JSON nor NDJSON, or is compressed.'),
+  ImportUnavailable: {
+    description:
+      'Too many imports are waiting (8 accepted and not finished), with `code` and `message`; or the ' +
+      'database is unreachable. Retry after Retry-After seconds.',
+    headers: { 'Retry-After': headerRef('Retry-After') },
+    content: {
+      'application/problem+json': { schema: { anyOf: [schemaRef(ProtocolProblem), schemaRef(Problem)] } },
+    },
+  },
   TooManyAttempts: {
     ...problem('Too many failed authentications from this client address; retry after Retry-After seconds.'),
     headers: { 'Retry-After': headerRef('Retry-After') },

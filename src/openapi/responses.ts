@@ -6,11 +6,14 @@ export const headerComponents = {
   ETag: {
     description:
       'Strong validator of the body (a compressed body\'s names its coding, e.g. `"….gzip"`); send it ' +
-      'back in If-None-Match to get a 304 while the content is unchanged.',
+      'back in If-None-Match to get a 304 while the content is unchanged. On JSON answers only: streams ' +
+      '(NDJSON, `minimal`) carry none.',
     schema: { type: 'string' },
   },
   'Cache-Control': {
-    description: 'How long the response may be cached (HSDS_CACHE_CONTROL, default public, max-age=60).',
+    description:
+      'How long the response may be cached (HSDS_CACHE_CONTROL, default public, max-age=60). On JSON ' +
+      'answers only: streams (NDJSON, `minimal`) carry none.',
     schema: { type: 'string' },
   },
   'Last-Modified': {
@@ -41,7 +44,7 @@ export const responseComponents = {
   BadRequest: problem('A parameter or the body is invalid; `errors` names each one at fault.'),
   NotFound: problem('Nothing exists at this path: no record has this id.'),
   PayloadTooLarge: problem('The body is larger than the limit (HSDS_BODY_LIMIT_BYTES).'),
-  UnsupportedMediaType: problem('The body is not JSON (`application/json` or another `+json` type).'),
+  NotJson: problem('The body is not JSON (`application/json` or another `+json` type).'),
   Unavailable: {
     ...problem('The database is unreachable; the server reconnects by itself.'),
     headers: { 'Retry-After': headerRef('Retry-After') },

@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { call, createUser, eventually, storedEntries, type JsonObject, type TestUser } from './support.ts';
+import { defaultDocument } from '../openapi/default-document.ts';
+import { documentValidator } from '../openapi/document-validator.ts';
+import { responseSchemaPath } from '../openapi/response-schema.ts';
 
 const LIMIT = 4096;
 let app: TestApp;
@@ -204,7 +207,7 @@ describe('POST /import cut off mid-upload', () => {
 describe('POST /import accepted at once', () => {
   it('refuses a ninth import while eight are uploading, and takes one again once they are gone', async () => {
     // Nine uploads that never finish: whichever comes ninth is refused, and it is the only one answered.
-    const answers: { status?: number; retryAfter?: string | string[] }[] = [];
+    const answers: { status?: number; retryAfter?: string | string[]; body: string }[] = [];
     const uploads = Array.from({ length: 9 }, () => {
       const upload = request(`${app.url}/import?wait=true`, {
         method: 'POST',
@@ -215,15 +218,23 @@ describe('POST /import accepted at once', () => {
         },
       });
       upload.on('response', (response) => {
-        answers.push({ status: response.statusCode, retryAfter: response.headers['retry-after'] });
-        response.resume();
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () =>
+          answers.push({ status: response.statusCode, retryAfter: response.headers['retry-after'], body }),
+        );
       });
       upload.on('error', () => {});
       upload.write(`${JSON.stringify(service('Still Uploading'))}\n`);
       return upload;
     });
     await eventually(async () => answers[0]);
-    expect(answers).toEqual([{ status: 503, retryAfter: '30' }]);
+    expect(answers).toEqual([{ status: 503, retryAfter: '30', body: expect.any(String) }]);
+    // As the OpenAPI document describes it.
+    const document = defaultDocument('http://localhost');
+    const at = responseSchemaPath(document, '/import', 'post', 503, 'application/problem+json');
+    expect(documentValidator(document)(at, JSON.parse(answers[0]!.body)).errors).toEqual([]);
     const before = app.logs.length;
     for (const upload of uploads) upload.destroy();
     // Each cut-off upload is answered (and logged) once the server has let go of it.

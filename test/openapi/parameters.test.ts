@@ -43,6 +43,16 @@ describe.each(endpoints.map((endpoint) => [endpoint.path, endpoint] as const))('
 });
 
 describe('single records', () => {
+  it('document Last-Modified where the server sends it: services and services at location only', () => {
+    const documented = endpoints.filter((endpoint) => {
+      const ok = (
+        operation(`${endpoint.path}/{id}`, 'get') as { responses: Record<string, { headers?: Json }> }
+      ).responses['200']!;
+      return 'Last-Modified' in (ok.headers ?? {});
+    });
+    expect(documented.map((endpoint) => endpoint.path)).toEqual(['/services', '/service_at_locations']);
+  });
+
   it('documents full_service on organizations, and no query parameter elsewhere', () => {
     for (const endpoint of endpoints) {
       const expected = endpoint.path === '/organizations' ? ['full_service'] : [];

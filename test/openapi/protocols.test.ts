@@ -267,6 +267,16 @@ describe('real responses of the running app', () => {
     );
   });
 
+  it('match the documented schema of the core protocol refusing a POST body that is not JSON', async () => {
+    const response = await fetch(`${app.url}/services`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'page=2',
+    });
+    expect(response.status).toBe(415);
+    expectDocumented('/services', 'post', 415, await response.json(), 'application/problem+json');
+  });
+
   it('records the administrator as the documented User, empty email and all', async () => {
     const { body } = await app.admin('GET', `${PREFIX}/users/?queries=login:${ADMIN.login}`);
     expect(body.contents).toHaveLength(1);
