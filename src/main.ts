@@ -2,15 +2,16 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { collectDefaultMetrics } from 'prom-client';
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import { loadConfig, type Config } from './config.ts';
 import { openDatabase } from './db/open-database.ts';
 import { Gazetteer } from './geo/gazetteer.ts';
 import { closeGracefully } from './http/graceful-close.ts';
 import { ensureAdministrator } from './management/admin-bootstrap.ts';
-import { recoverInterruptedImports } from './ingest/import-recovery.ts';
+import { finishInterruptedImports, recoverInterruptedImports } from './ingest/import-recovery.ts';
 import { seedSampleData } from './ingest/seed.ts';
 import { HttpMetrics } from './http/metrics.ts';
 import { createLogger } from './log.ts';
+import { failureMessage } from './failure-message.ts';
 
 async function main(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
@@ -22,6 +23,7 @@ async function main(config: Config): Promise<void> {
   void retryUntilDone(
     async () => {
       await database.ensureIndexes();
+      await finishInterruptedImports(database.db, logger);
       if (config.admin) await ensureAdministrator(database.db, config.admin, logger);
       if (config.seed) await seedSampleData(database.db, logger);
       prepared = true;
@@ -84,7 +86,6 @@ async function retryUntilDone(
 try {
   await main(loadConfig());
 } catch (error) {
-  // One clear line for configuration mistakes; anything else with its stack.
-  console.error(error instanceof ConfigError ? error.message : error);
+  console.error(failureMessage(error));
   process.exit(1);
 }

@@ -1,9 +1,12 @@
-import { rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Db } from 'mongodb';
 import type { Logger } from 'pino';
 import { MetaEntries } from '../meta/entries.ts';
+import { importRecords } from './import.ts';
 import { ImportEntries, STALE_AFTER_MS } from './import-entries.ts';
-import { spoolDirectory } from './request-body.ts';
+import { isRunning } from '../process-running.ts';
+import { spoolDirectory, spoolingProcess } from './request-body.ts';
 
 /**
  * Start-up clean-up after a crash: the spooled bodies of imports that will never run are removed (no
@@ -27,11 +30,46 @@ export async function recoverInterruptedImports(
       logger.warn({ err: error }, 'could not look for interrupted imports; will retry');
     }
   };
-  await rm(spoolDirectory(dataDir), { recursive: true, force: true }).catch((error: unknown) =>
+  await removeLeftSpoolFiles(spoolDirectory(dataDir)).catch((error: unknown) =>
     logger.warn({ err: error }, 'could not remove spooled import bodies'),
   );
   void sweep();
   const timer = setInterval(() => void sweep(), STALE_AFTER_MS);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/**
+ * Finishes the document rebuilds that imports killed part-way left pending (any import does that first;
+ * at start-up it is done at once, so that the directory is whole again without waiting for one).
+ */
+export async function finishInterruptedImports(db: Db, logger: Logger): Promise<void> {
+  const report = await importRecords(db, (async function* () {})());
+  const written = Object.values(report.documentsWritten).reduce((sum, count) => sum + count, 0);
+  if (written > 0) {
+    logger.warn(
+      { documentsWritten: report.documentsWritten },
+      'finished the rebuilds of interrupted imports',
+    );
+  }
+  if (report.warnings.length > 0)
+    logger.warn({ warnings: report.warnings }, 'interrupted imports left warnings');
+}
+
+/**
+ * Removes the spooled bodies no running process is receiving or importing: those of processes gone, and
+ * this process's own from before a restart that reused its pid (it has accepted no upload yet). Another
+ * server sharing the data directory keeps its uploads in progress.
+ */
+async function removeLeftSpoolFiles(directory: string): Promise<void> {
+  const files = await readdir(directory).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return [];
+    throw error;
+  });
+  for (const file of files) {
+    const pid = spoolingProcess(file);
+    if (pid === undefined || pid === process.pid || !isRunning(pid)) {
+      await rm(join(directory, file), { recursive: true, force: true });
+    }
+  }
 }

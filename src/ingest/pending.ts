@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import type { Db } from 'mongodb';
 import { ObjectId } from 'mongodb';
 import { PENDING_COLLECTION } from '../db/collections.ts';
+import { isRunning } from '../process-running.ts';
 import type { RootEntity } from './entities.ts';
 import { HEARTBEAT_MS, STALE_AFTER_MS } from './import-entries.ts';
 import type { RowChanges } from './row-writer.ts';
@@ -124,15 +125,6 @@ export class ImportPending {
 }
 
 /** Whether a process of this pid space with this pid runs (EPERM: it does, as another user). */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Whether the import that recorded these changes is gone: one of this process no longer running, one of
  * an earlier process with this pid, one whose process no longer runs in this pid space, or one anywhere

@@ -9,6 +9,15 @@ import { HttpProblem } from '../http/problem.ts';
 /** Where NDJSON bodies are kept between being received and imported: under `HSDS_DATA_DIR`. */
 export const spoolDirectory = (dataDir: string) => join(dataDir, 'import-spool');
 
+/** A spooled body's file is named after the process receiving it, so that clean-ups spare live ones. */
+const spoolFileName = () => `${process.pid}-${randomUUID()}.ndjson`;
+
+/** The process that spooled this file, if its name says (see `spoolFileName`). */
+export const spoolingProcess = (fileName: string): number | undefined => {
+  const pid = /^(\d+)-/.exec(fileName)?.[1];
+  return pid === undefined ? undefined : Number(pid);
+};
+
 const tooLarge = (limitBytes: number) =>
   new HttpProblem(413, `The request body is larger than ${limitBytes} bytes.`);
 
@@ -54,7 +63,7 @@ export async function spoolBody(
   directory: string,
 ): Promise<string> {
   await mkdir(directory, { recursive: true });
-  const file = join(directory, `${randomUUID()}.ndjson`);
+  const file = join(directory, spoolFileName());
   // Created before the body is read: a stream that opened the file itself could still be opening it when
   // a body refused at once fails, and create it after its removal.
   const handle = await open(file, 'wx');

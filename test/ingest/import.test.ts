@@ -5,7 +5,9 @@ import { openIndexedDatabase, startTestDatabase, type TestDatabase } from '../su
 import { importRecords } from '../../src/ingest/import.ts';
 import type { InputRecord } from '../../src/ingest/input-record.ts';
 import { decompose } from '../../src/ingest/decompose.ts';
+import { finishInterruptedImports } from '../../src/ingest/import-recovery.ts';
 import { recordPending } from '../../src/ingest/pending.ts';
+import { createLogger } from '../../src/log.ts';
 import { applyRowChanges, planRowChanges } from '../../src/ingest/row-writer.ts';
 import { validateRecord } from '../../src/ingest/validate.ts';
 import { importLines, served } from '../support/import.ts';
@@ -250,6 +252,21 @@ describe('idempotency and last_modified', () => {
     const stored = await findService();
     expect(stored?.service_at_locations.map((item: { id: string }) => item.id)).toEqual([SAL, SAL2]);
     expect(stored).toMatchObject({ last_modified: '2026-02-02T00:00:00.000Z' });
+  });
+
+  it('finishes at start-up what an import killed between rows and documents left undone', async () => {
+    const record = service({ id: SVC2, name: 'Evening Pantry', service_at_locations: [] });
+    const validated = validateRecord({ source: { file: 'killed.ndjson' }, value: record });
+    if (!validated.ok || !('type' in validated)) throw new Error('the record is valid');
+    const plan = await planRowChanges(db, [decompose(validated.type, validated.record)]);
+    await recordPending(db, plan.changes);
+    await applyRowChanges(db, plan.writes, plan.changes.newRows);
+    expect(await findService(SVC2)).toBeNull();
+
+    await finishInterruptedImports(db, createLogger('silent'));
+    expect(await findService(SVC2)).toMatchObject({ name: 'Evening Pantry', organization: { id: ORG } });
+    expect(await db.collection('organizations').findOne({ id: ORG })).not.toBeNull();
+    expect(await db.collection('import.pending').countDocuments()).toBe(0);
   });
 
   it('gives a rerun after a crash between rows and documents the last_modified an uninterrupted import gives', async () => {

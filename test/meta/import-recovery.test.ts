@@ -1,4 +1,10 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recoverInterruptedImports } from '../../src/ingest/import-recovery.ts';
 import { HEARTBEAT_MS, ImportEntries, INTERRUPTED, STALE_AFTER_MS } from '../../src/ingest/import-entries.ts';
 import { createLogger } from '../../src/log.ts';
 import { MetaEntries } from '../../src/meta/entries.ts';
@@ -45,5 +51,27 @@ describe('imports left Waiting', () => {
       error: expect.stringContaining('failed unexpectedly'),
     });
     expect(done!.response_body).not.toContain('boom');
+  });
+});
+
+describe('spooled import bodies at start-up', () => {
+  it('are removed unless a running process is receiving them (another server on the data directory)', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'hsds-spool-'));
+    const spool = join(dataDir, 'import-spool');
+    await mkdir(spool);
+    const gone = spawn(process.execPath, ['-e', '']);
+    await once(gone, 'exit');
+    const alive = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)']);
+    try {
+      const names = [`${gone.pid}-a.ndjson`, `${alive.pid}-b.ndjson`, `${process.pid}-c.ndjson`, 'd.ndjson'];
+      for (const name of names) await writeFile(join(spool, name), '{}\n');
+      const stop = await recoverInterruptedImports(testDatabase.db, dataDir, createLogger('silent'));
+      stop();
+      // This process's own are from before a restart that reused its pid: it has accepted no upload yet.
+      expect(await readdir(spool)).toEqual([`${alive.pid}-b.ndjson`]);
+    } finally {
+      alive.kill();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });

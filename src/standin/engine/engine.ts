@@ -1,5 +1,6 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { invalidNamespace } from '../errors.ts';
+import { lockDataDir } from '../storage/data-dir-lock.ts';
 import { DatabaseStore } from '../storage/database-store.ts';
 import { Database } from './database.ts';
 
@@ -19,23 +20,30 @@ export class Engine {
   private constructor(
     private readonly dataDir: string,
     private readonly compactMinBytes: number,
+    private readonly unlock: () => Promise<void>,
   ) {}
 
   /** Loads every database found in the data directory, compacting those with a long journal. */
   static async open(options: EngineOptions): Promise<Engine> {
-    const engine = new Engine(options.dataDir, options.compactMinBytes ?? DEFAULT_COMPACT_MIN_BYTES);
     await mkdir(options.dataDir, { recursive: true });
-    const names = new Set<string>();
-    for (const file of await readdir(options.dataDir)) {
-      const match = DATABASE_FILE.exec(file);
-      if (match) names.add(match[1]!);
-    }
-    for (const name of names) {
-      const { store, records } = await DatabaseStore.load(engine.dataDir, name, engine.compactMinBytes);
-      const database = new Database(name, store);
-      database.replay(records);
-      if (database.shouldCompact) await database.compact();
-      engine.databases.set(name, database);
+    const unlock = await lockDataDir(options.dataDir);
+    const engine = new Engine(options.dataDir, options.compactMinBytes ?? DEFAULT_COMPACT_MIN_BYTES, unlock);
+    try {
+      const names = new Set<string>();
+      for (const file of await readdir(options.dataDir)) {
+        const match = DATABASE_FILE.exec(file);
+        if (match) names.add(match[1]!);
+      }
+      for (const name of names) {
+        const { store, records } = await DatabaseStore.load(engine.dataDir, name, engine.compactMinBytes);
+        const database = new Database(name, store);
+        database.replay(records);
+        if (database.shouldCompact) await database.compact();
+        engine.databases.set(name, database);
+      }
+    } catch (error) {
+      await unlock();
+      throw error;
     }
     return engine;
   }
@@ -68,6 +76,7 @@ export class Engine {
 
   async close(): Promise<void> {
     for (const database of this.databases.values()) await database.exclusive(() => database.close());
+    await this.unlock();
   }
 }
 

@@ -1,0 +1,51 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startStandin } from '../../src/standin/server.ts';
+import { makeDataDir, startHarness, type Harness } from './helpers.ts';
+
+const harnesses: Harness[] = [];
+afterEach(async () => {
+  for (const harness of harnesses.splice(0)) await harness.stop();
+});
+
+describe('one stand-in per data directory', () => {
+  it('refuses a second server on a directory in use, naming the holder, and takes it once let go', async () => {
+    const dataDir = await makeDataDir();
+    const first = await startHarness(dataDir);
+    await first.client.db('d').collection('c').insertOne({ name: 'kept' });
+    await expect(startStandin({ port: 0, dataDir })).rejects.toThrow(
+      new RegExp(`in use by process ${process.pid}`),
+    );
+    // Still whole: the refused server wrote nothing.
+    expect(await first.client.db('d').collection('c').countDocuments()).toBe(1);
+    await first.stop();
+
+    const second = await startHarness(dataDir);
+    harnesses.push(second);
+    expect(await second.client.db('d').collection('c').countDocuments()).toBe(1);
+  });
+
+  it('takes over the lock of a process that is gone', async () => {
+    const dataDir = await makeDataDir();
+    // A pid that no process has any more: a child that has exited.
+    const child = spawn(process.execPath, ['-e', '']);
+    await once(child, 'exit');
+    await writeFile(join(dataDir, 'standin.lock'), `${child.pid}\n`);
+    const harness = await startHarness(dataDir);
+    harnesses.push(harness);
+    expect(await readFile(join(dataDir, 'standin.lock'), 'utf8')).toBe(`${process.pid}\n`);
+  });
+
+  it('lets the directory go when its port is taken', async () => {
+    const holder = await startHarness();
+    harnesses.push(holder);
+    const dataDir = await makeDataDir();
+    const port = Number(new URL(holder.server.uri).port);
+    await expect(startStandin({ port, dataDir })).rejects.toThrow(/EADDRINUSE/);
+    const harness = await startHarness(dataDir);
+    harnesses.push(harness);
+  });
+});
