@@ -2,8 +2,9 @@
  * `npm run db`: runs the embedded database alone (mongod when a binary can be had, else the stand-in) on
  * 127.0.0.1:HSDS_EMBEDDED_DB_PORT, for the import CLI, mongosh or a server started separately.
  */
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config.ts';
 import { startEmbeddedDatabase } from '../src/db/embedded.ts';
+import { failureMessage } from '../src/failure-message.ts';
 import { createLogger } from '../src/log.ts';
 
 try {
@@ -20,6 +21,6 @@ try {
     process.once(signal, () => void embedded.close().then(() => process.exit(0)));
   }
 } catch (error) {
-  console.error(error instanceof ConfigError ? error.message : error);
+  console.error(failureMessage(error));
   process.exit(1);
 }

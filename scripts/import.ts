@@ -8,13 +8,14 @@
  */
 import { parseArgs } from 'node:util';
 import { SingleBar } from 'cli-progress';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/open-database.ts';
 import { importRecords } from '../src/ingest/import.ts';
 import { recordTypes, type RecordType } from '../src/ingest/record-type.ts';
 import type { ImportReport } from '../src/ingest/report.ts';
 import { readInputPath } from '../src/ingest/sources/input-path.ts';
 import { createLogger } from '../src/log.ts';
+import { failureMessage } from '../src/failure-message.ts';
 
 const USAGE = `usage: npm run import -- <path...> [--type ${recordTypes.join('|')}] [--dry-run] [--batch-size N]`;
 
@@ -126,6 +127,6 @@ function printReport(report: ImportReport): void {
 try {
   process.exitCode = await main();
 } catch (error) {
-  console.error(error instanceof ConfigError ? error.message : error);
+  console.error(failureMessage(error));
   process.exitCode = 2;
 }

@@ -15,7 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/open-database.ts';
 import { HttpProblem } from '../src/http/problem.ts';
 import { createLogger } from '../src/log.ts';
@@ -25,6 +25,7 @@ import type { StoredUser } from '../src/management/collections.ts';
 import { parseBody } from '../src/management/parse-body.ts';
 import { newUserInput, userCode } from '../src/management/user-input.ts';
 import { UserStore } from '../src/management/users.ts';
+import { failureMessage } from '../src/failure-message.ts';
 
 const USAGE = `usage: npm run user -- add <login> --name N --email E [--code C]
        npm run user -- grant <login> <path> <verb> [--name N]
@@ -149,6 +150,6 @@ function printGenerated(code: string): void {
 try {
   process.exitCode = await main();
 } catch (error) {
-  console.error(error instanceof ConfigError ? error.message : error);
+  console.error(failureMessage(error));
   process.exitCode = 2;
 }

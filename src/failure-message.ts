@@ -1,0 +1,31 @@
+import { ConfigError } from './config.ts';
+import { isDatabaseUnavailable } from './db/unavailable.ts';
+import { DataDirInUse } from './standin/storage/data-dir-lock.ts';
+
+/** System and argument errors an operator fixes by reading their message: a port, a path, an option. */
+const OPERATOR_ERROR_CODES = new Set([
+  'EADDRINUSE',
+  'EADDRNOTAVAIL',
+  'EACCES',
+  'EPERM',
+  'ENOENT',
+  'ENOTDIR',
+  'EISDIR',
+  'ENOTFOUND',
+  'ERR_PARSE_ARGS_UNKNOWN_OPTION',
+  'ERR_PARSE_ARGS_INVALID_OPTION_VALUE',
+  'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL',
+]);
+
+/**
+ * What a command (the server, the CLIs) prints when it cannot run: one line for what the operator can fix
+ * (a setting, a port or data directory in use, a file that cannot be read, an unknown option, a database
+ * out of reach), the whole error with its stack for anything else.
+ */
+export function failureMessage(error: unknown): unknown {
+  if (error instanceof ConfigError || error instanceof DataDirInUse) return error.message;
+  if (isDatabaseUnavailable(error)) return `the database cannot be reached: ${(error as Error).message}`;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code === 'string' && OPERATOR_ERROR_CODES.has(code)) return (error as Error).message;
+  return error;
+}
