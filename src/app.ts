@@ -15,6 +15,8 @@ import { HttpMetrics } from './http/metrics.ts';
 import { requestId } from './http/request-id.ts';
 import { importRoutes } from './ingest/http-import.ts';
 import { managementRoutes } from './management/routes.ts';
+import { MetaEntries } from './meta/entries.ts';
+import { MetaEntryQueue } from './meta/entry-queue.ts';
 import { metaRecorder } from './meta/recorder.ts';
 import { metaRoutes } from './meta/routes.ts';
 import { openApiRoutes } from './openapi/routes.ts';
@@ -42,7 +44,7 @@ export function buildApp({
   metrics = new HttpMetrics(),
   gazetteer = new Gazetteer(),
   prepared = () => true,
-}: AppDependencies): Koa {
+}: AppDependencies): Koa & { metaEntriesWritten(): Promise<void> } {
   // Behind `proxyHops` proxies, the client is the address the outermost one saw: X-Forwarded-For entries
   // before it were written by the client (Koa would take the first one, which anyone can forge).
   const app = new Koa({ proxy: config.trustProxy, maxIpsCount: config.proxyHops });
@@ -55,7 +57,8 @@ export function buildApp({
   // Compression outside the meta recorder, so the recorder sees bodies before they become gzip streams.
   app.use(compression());
   // Outside the error handler, so it records what the caller finally received.
-  app.use(metaRecorder(protocols));
+  const metaEntries = new MetaEntryQueue(new MetaEntries(database.db), logger);
+  app.use(metaRecorder(protocols, metaEntries));
   app.use(errorHandler(logger));
   app.use(
     cors({
@@ -79,5 +82,6 @@ export function buildApp({
   }
   app.use(router.routes());
   app.use(router.allowedMethods());
-  return app;
+  // For a clean shutdown: the entries of the last calls are written before the database is closed.
+  return Object.assign(app, { metaEntriesWritten: () => metaEntries.idle() });
 }

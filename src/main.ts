@@ -41,9 +41,8 @@ async function main(config: Config): Promise<void> {
   }
   const metrics = new HttpMetrics();
   collectDefaultMetrics({ register: metrics.registry });
-  const server = createServer(
-    buildApp({ config, database, logger, metrics, gazetteer, prepared: () => prepared }).callback(),
-  );
+  const app = buildApp({ config, database, logger, metrics, gazetteer, prepared: () => prepared });
+  const server = createServer(app.callback());
   server.listen(config.port, config.host);
   await once(server, 'listening');
   logger.info({ url: `http://${config.host}:${config.port}/` }, 'HSDS API listening');
@@ -52,6 +51,7 @@ async function main(config: Config): Promise<void> {
     logger.info({ signal }, 'shutting down');
     stopImportRecovery();
     await closeGracefully(server, config.shutdownTimeoutMs);
+    await app.metaEntriesWritten();
     await closeDatabase();
     logger.info('stopped');
   };

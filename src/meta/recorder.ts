@@ -1,8 +1,7 @@
 import type { Middleware } from 'koa';
 import type { ProtocolDependencies } from '../protocols.ts';
 import { describeBody, describeCall, responseBodyLimit } from './call-description.ts';
-import { MetaEntries } from './entries.ts';
-import { MetaEntryQueue } from './entry-queue.ts';
+import type { MetaEntryQueue } from './entry-queue.ts';
 import { isRecordedCall } from './recorded-calls.ts';
 
 declare module 'koa' {
@@ -18,8 +17,7 @@ declare module 'koa' {
  * on the way to the caller: once the response has gone (or the connection closed), the entry is described,
  * redacted and queued for a background write, whose failure cannot reach the call.
  */
-export function metaRecorder({ db, config, logger }: ProtocolDependencies): Middleware {
-  const queue = new MetaEntryQueue(new MetaEntries(db), logger);
+export function metaRecorder({ config }: ProtocolDependencies, queue: MetaEntryQueue): Middleware {
   return async (ctx, next) => {
     if (!isRecordedCall(ctx.method, ctx.path, config)) return next();
     const at = new Date();
