@@ -44,8 +44,11 @@ function redactJsonText(text: string): string {
   return redactSecretText(text);
 }
 
-/** `"name": "value"` (or a bare value) as JSON text writes a member, whole or not. */
-const JSON_MEMBER = /("((?:[^"\\]|\\.)*)"\s*:\s*)("(?:[^"\\]|\\.)*"?|[^,}\]\s]+)/g;
+/**
+ * A JSON string token, whole or cut short, and, when it names a member, the member's value. Each match
+ * consumes the whole token, so the scan never starts again inside a string: linear in the text.
+ */
+const JSON_TOKEN = /"((?:[^"\\]|\\.)*)"(\s*:\s*)("(?:[^"\\]|\\.)*"?|[^,}\]\s"]+)|"(?:[^"\\]|\\.)*"?/g;
 /** `name=value`, as a query string writes a parameter. */
 const QUERY_PARAMETER = /(^|[?&;\s])([^=&?;\s]+)=([^&;\s#]*)/g;
 /** `Name: value` on a line of its own, as HTTP writes a header: the value runs to the end of the line. */
@@ -57,8 +60,10 @@ const HEADER_LINE = /(^|\n)([^:\r\n]+):[ \t]*([^\r\n]*)/g;
  */
 function redactSecretText(text: string): string {
   return text
-    .replace(JSON_MEMBER, (member: string, head: string, name: string) =>
-      isSecretKey(name) ? `${head}"${REDACTED}"` : member,
+    .replace(JSON_TOKEN, (token: string, name?: string, colon?: string) =>
+      name !== undefined && colon !== undefined && isSecretKey(name)
+        ? `"${name}"${colon}"${REDACTED}"`
+        : token,
     )
     .replace(QUERY_PARAMETER, (parameter: string, start: string, name: string) =>
       isSecretKey(name) ? `${start}${name}=${REDACTED}` : parameter,
