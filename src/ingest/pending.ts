@@ -124,7 +124,6 @@ export class ImportPending {
   }
 }
 
-/** Whether a process of this pid space with this pid runs (EPERM: it does, as another user). */
 /**
  * Whether the import that recorded these changes is gone: one of this process no longer running, one of
  * an earlier process with this pid, one whose process no longer runs in this pid space, or one anywhere

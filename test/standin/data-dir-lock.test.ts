@@ -39,6 +39,30 @@ describe('one stand-in per data directory', () => {
     expect(await readFile(join(dataDir, 'standin.lock'), 'utf8')).toBe(`${process.pid}\n`);
   });
 
+  it("takes over a lock naming this process's pid that this process did not take (an earlier run's)", async () => {
+    const dataDir = await makeDataDir();
+    await writeFile(join(dataDir, 'standin.lock'), `${process.pid}\n`);
+    const harness = await startHarness(dataDir);
+    harnesses.push(harness);
+    await expect(startStandin({ port: 0, dataDir })).rejects.toThrow(/in use by process/);
+  });
+
+  it('gives the directory to exactly one of many servers starting at once, fresh or after a dead holder', async () => {
+    const gone = spawn(process.execPath, ['-e', '']);
+    await once(gone, 'exit');
+    // Races are won by timing: many rounds of each, so that an unsafe lock is caught.
+    for (const stale of Array.from({ length: 16 }, (_, round) => round % 2 === 1)) {
+      const dataDir = await makeDataDir();
+      if (stale) await writeFile(join(dataDir, 'standin.lock'), `${gone.pid}\n`);
+      const starts = await Promise.allSettled(
+        Array.from({ length: 12 }, () => startStandin({ port: 0, dataDir })),
+      );
+      const started = starts.flatMap((start) => (start.status === 'fulfilled' ? [start.value] : []));
+      expect(started, stale ? 'after a dead holder' : 'fresh').toHaveLength(1);
+      for (const server of started) await server.close();
+    }
+  });
+
   it('lets the directory go when its port is taken', async () => {
     const holder = await startHarness();
     harnesses.push(holder);

@@ -1,4 +1,5 @@
-import { open, readFile, rm } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { link, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isRunning } from '../../process-running.ts';
 
@@ -10,30 +11,56 @@ export class DataDirInUse extends Error {
   override name = 'DataDirInUse';
 }
 
+/** The directories this process holds: a lock naming this pid and not listed is from an earlier process. */
+const heldHere = new Set<string>();
+
+const holderOf = async (file: string): Promise<number | undefined> => {
+  const pid = Number.parseInt(await readFile(file, 'utf8').catch(() => ''), 10);
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+};
+
+/** Whether the lock's holder still has the directory open: a live process, this one only if it took it. */
+const holds = (pid: number | undefined, dataDir: string) =>
+  pid !== undefined && (pid === process.pid ? heldHere.has(dataDir) : isRunning(pid));
+
 /**
  * Takes the data directory for this process, as mongod's `mongod.lock` does: refuses, naming the holder,
- * when another running process (or this one, through another engine) holds it; takes over the lock of a
- * process that is gone (killed, say). Gives the function that releases it.
+ * while another running process (or this one, through another engine) holds it; takes over the lock of
+ * a process that is gone (killed, or an earlier run that had this pid, as in a container). The lock file
+ * appears whole (written aside, then linked into place), so a racer never reads it empty. Gives the
+ * function that releases it.
  */
 export async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
   const file = join(dataDir, LOCK_FILE);
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      const handle = await open(file, 'wx');
-      await handle.writeFile(`${process.pid}\n`);
-      await handle.close();
-      return () => rm(file, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw error;
+  const mine = `${file}.${process.pid}.${randomUUID()}`;
+  await writeFile(mine, `${process.pid}\n`);
+  try {
+    for (;;) {
+      try {
+        await link(mine, file);
+        heldHere.add(dataDir);
+        return async () => {
+          heldHere.delete(dataDir);
+          if ((await holderOf(file)) === process.pid) await rm(file, { force: true });
+        };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      const holder = await holderOf(file);
+      if (holds(holder, dataDir)) {
+        throw new DataDirInUse(
+          `the data directory ${dataDir} is in use by process ${holder}: one database server per ` +
+            `directory (if that process is not a stand-in, remove ${file})`,
+        );
+      }
+      // A stale lock: moved aside, then checked to be the one judged stale, as a racer may have replaced it.
+      const aside = `${file}.stale.${randomUUID()}`;
+      await rename(file, aside).catch(() => {});
+      const moved = await holderOf(aside);
+      if (moved !== undefined && moved !== holder && holds(moved, dataDir)) await rename(aside, file);
+      await rm(aside, { force: true });
     }
-    const holder = Number.parseInt(await readFile(file, 'utf8').catch(() => ''), 10);
-    if (Number.isInteger(holder) && holder > 0 && isRunning(holder)) {
-      throw new DataDirInUse(
-        `the data directory ${dataDir} is in use by process ${holder}: one database server per directory ` +
-          `(if that process is not a stand-in, remove ${file})`,
-      );
-    }
-    // Left by a process that is gone: taken over (a second process racing for it fails on the retry).
-    await rm(file, { force: true });
+  } finally {
+    await rm(mine, { force: true });
   }
 }
