@@ -19,12 +19,14 @@ const inChunks = (text: string, size: number): Buffer[] => {
 };
 
 describe('reading NDJSON', () => {
-  it('reads LF and CRLF lines, blank lines and a last line without a break, however the bytes arrive', async () => {
-    const text = '{"name":"Café Ñandú"}\r\n\n{"n":2}\n  \r\n{"n":3}';
+  it('reads LF, CRLF and CR lines, blank lines and a last line without a break, however the bytes arrive', async () => {
+    const text = '{"name":"Café Ñandú"}\r\n\n{"n":2}\n  \r\n{"n":3}\r{"n":4}\r\r{"n":5}';
     const expected = [
       { source: { file: 'in.ndjson', line: 1 }, value: { name: 'Café Ñandú' } },
       { source: { file: 'in.ndjson', line: 3 }, value: { n: 2 } },
       { source: { file: 'in.ndjson', line: 5 }, value: { n: 3 } },
+      { source: { file: 'in.ndjson', line: 6 }, value: { n: 4 } },
+      { source: { file: 'in.ndjson', line: 8 }, value: { n: 5 } },
     ];
     for (let size = 1; size <= Buffer.byteLength(text); size += 1) {
       expect(await read(inChunks(text, size)), `chunks of ${size} bytes`).toEqual(expected);
@@ -34,6 +36,12 @@ describe('reading NDJSON', () => {
   it('rejects a line longer than the limit without holding it, and reads the lines after it', async () => {
     const long = `{"padding":"${'x'.repeat(500)}"}`;
     const text = `{"n":1}\n${long}\n{"n":3}\n${long}`;
+    // The limit is on the record, not its line break: a CRLF line of exactly the limit is read.
+    const exactly = `{"padding":"${'x'.repeat(100 - 14)}"}`;
+    expect(exactly).toHaveLength(100);
+    expect((await read([`${exactly}\r\n`], 100))[0]).toMatchObject({
+      value: { padding: expect.any(String) },
+    });
     expect(await read(inChunks(text, 64), 100)).toEqual([
       { source: { file: 'in.ndjson', line: 1 }, value: { n: 1 } },
       {

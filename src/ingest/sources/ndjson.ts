@@ -10,12 +10,14 @@ import { withoutByteOrderMark } from './byte-order-mark.ts';
  */
 export const MAX_LINE_BYTES = 32 * 1024 * 1024;
 
-const NEWLINE = 0x0a;
+const LINE_FEED = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
 
 /**
- * NDJSON / JSON Lines: one record a line (LF or CRLF), read as a stream so memory stays flat whatever the
- * size. Blank lines are skipped; a line that is not JSON, or longer than `maxLineBytes`, is rejected alone.
- * A byte order mark opening the file is dropped.
+ * NDJSON / JSON Lines: one record a line (ended by LF, CRLF or a lone CR), read as a stream so memory
+ * stays flat whatever the size. Blank lines are skipped; a line that is not JSON, or longer than
+ * `maxLineBytes` (line break not counted), is rejected alone. A byte order mark opening the file is
+ * dropped.
  */
 export async function* readNdjson(
   input: Readable,
@@ -64,15 +66,34 @@ async function* splitLines(
     parts = [];
     size = 0;
     tooLong = false;
-    return text?.endsWith('\r') ? text.slice(0, -1) : text;
+    return text;
   };
+  /** The last chunk ended with a CR: an LF opening the next one belongs to the same line break. */
+  let afterCarriageReturn = false;
   for await (const chunk of input) {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-    let start = 0;
-    for (let end = bytes.indexOf(NEWLINE); end !== -1; end = bytes.indexOf(NEWLINE, start)) {
+    if (bytes.length === 0) continue;
+    let start = afterCarriageReturn && bytes[0] === LINE_FEED ? 1 : 0;
+    afterCarriageReturn = false;
+    let lineFeed = bytes.indexOf(LINE_FEED, start);
+    let carriageReturn = bytes.indexOf(CARRIAGE_RETURN, start);
+    while (lineFeed !== -1 || carriageReturn !== -1) {
+      const end =
+        carriageReturn === -1
+          ? lineFeed
+          : lineFeed === -1
+            ? carriageReturn
+            : Math.min(lineFeed, carriageReturn);
       keep(bytes.subarray(start, end));
       yield take();
       start = end + 1;
+      if (bytes[end] === CARRIAGE_RETURN) {
+        if (start === bytes.length) afterCarriageReturn = true;
+        else if (bytes[start] === LINE_FEED) start += 1;
+      }
+      if (lineFeed !== -1 && lineFeed < start) lineFeed = bytes.indexOf(LINE_FEED, start);
+      if (carriageReturn !== -1 && carriageReturn < start)
+        carriageReturn = bytes.indexOf(CARRIAGE_RETURN, start);
     }
     if (start < bytes.length) keep(bytes.subarray(start));
   }
