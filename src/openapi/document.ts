@@ -8,6 +8,7 @@ import { managementPaths } from './management-paths.ts';
 import { metaPaths } from './meta-paths.ts';
 import { parameterComponents } from './parameters.ts';
 import { protocolResponseComponents } from './protocol-responses.ts';
+import { pathsWithRequestId, responsesWithRequestId } from './request-id-header.ts';
 import { headerComponents, responseComponents } from './responses.ts';
 import { securitySchemes } from './security.ts';
 
@@ -66,18 +67,18 @@ const described = new Map<string, ReturnType<typeof describeApi>>();
 function describeApi(managementPrefix: string) {
   return {
     tags,
-    paths: {
+    paths: pathsWithRequestId({
       ...directoryPaths(),
       ...healthPaths(),
       ...documentationPaths(),
       ...managementPaths(managementPrefix),
       ...metaPaths(),
       ...importPaths(),
-    },
+    }),
     components: {
       schemas: componentSchemas(),
       parameters: parameterComponents(),
-      responses: { ...responseComponents, ...protocolResponseComponents },
+      responses: responsesWithRequestId({ ...responseComponents, ...protocolResponseComponents }),
       headers: headerComponents,
       securitySchemes,
     },

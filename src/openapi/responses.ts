@@ -21,6 +21,12 @@ export const headerComponents = {
     schema: { type: 'string' },
   },
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
+  'X-Request-Id': {
+    description:
+      "The request's id, on every response and in the log: the caller's own X-Request-Id when it is plain " +
+      '(1 to 128 letters, digits, `_`, `.` or `-`), else a new UUID.',
+    schema: { type: 'string' },
+  },
 };
 
 export const headerRef = (name: keyof typeof headerComponents) => ({

@@ -47,6 +47,21 @@ const responsesOf = (operation: Operation) =>
   }));
 
 describe('the generated OpenAPI document', () => {
+  it('says of every response that it carries X-Request-Id', () => {
+    const paths = document.paths as Record<string, Record<string, { responses?: Record<string, object> }>>;
+    const responses = Object.entries(paths).flatMap(([path, item]) =>
+      Object.entries(item).flatMap(([method, operation]) =>
+        Object.entries(operation.responses ?? {}).map(([status, response]) => ({
+          at: `${method} ${path} ${status}`,
+          response: dereferenced<{ headers?: Record<string, unknown> }>(document, response),
+        })),
+      ),
+    );
+    expect(responses.length).toBeGreaterThan(100);
+    for (const { at, response } of responses)
+      expect(Object.keys(response.headers ?? {}), at).toContain('X-Request-Id');
+  });
+
   it('is an OpenAPI 3.1 document for the public base URL, linking the profile', () => {
     expect(document.openapi).toMatch(/^3\.1\.\d+$/);
     expect(document.info).toMatchObject({ title: expect.any(String), version: expect.any(String) });
