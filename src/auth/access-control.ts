@@ -42,14 +42,11 @@ export async function authenticateCaller(
   // Counted as failed before the (slow) check, so that parallel guesses see each other; a success then
   // takes back its own count, and only its own.
   attempts.recordFailure(client);
-  let user: StoredUser | undefined;
-  try {
-    user = await authenticate(db, credentials);
-  } catch (error) {
+  const user = await authenticate(db, credentials).catch((error: unknown) => {
     // Not a failed authentication (the database is unreachable, say): it must not lock the client out.
     attempts.withdrawFailure(client);
     throw error;
-  }
+  });
   if (!user) throw new HttpProblem(403, NO_ACCESS);
   attempts.withdrawFailure(client);
   return user;

@@ -45,7 +45,6 @@ export async function sharedFilter(
 export function searchClause(search: string): Document {
   const words = querySpellings(search);
   if (words.length === 0) throw invalidParameter('search', 'must contain at least one letter or digit');
-  if (words.every((spellings) => spellings.length === 1)) return { _search: { $all: words.flat() } };
   return and(
     words.map((spellings) => ({ _search: spellings.length === 1 ? spellings[0] : { $in: spellings } })),
   );

@@ -110,11 +110,8 @@ async function rebuild(
     const hash = documentHash(contentJson);
     const before = stored.get(id);
     // The publisher's last_modified, when the imported data gives one for the service: kept as given, even
-    // when it is all that changed. (Pending changes of earlier versions only tell whether its row changed.)
-    const givenNow = changes.givenLastModified
-      ? changes.givenLastModified.has(id)
-      : changes.changedRows.has(entityKey('service', id));
-    const given = root === 'service' && typeof lastModified === 'string' && givenNow;
+    // when it is all that changed.
+    const given = root === 'service' && typeof lastModified === 'string' && givesLastModified(changes, id);
     if (before?._hash === hash && !(given && before.last_modified !== lastModified)) continue;
     // Otherwise a service's last_modified is the time its document changed.
     if (root === 'service') document.last_modified = given ? lastModified : now();
@@ -141,6 +138,11 @@ async function rebuild(
   );
   return operations.length;
 }
+
+/** Whether the imported data gives this service's last_modified (earlier versions' pending changes only
+ * tell whether its row changed). */
+const givesLastModified = (changes: RowChanges, id: string) =>
+  changes.givenLastModified?.has(id) ?? changes.changedRows.has(entityKey('service', id));
 
 /**
  * The record exactly as `GET /{resource}/{id}` serves it, and as a list item, serialized once here rather

@@ -263,8 +263,8 @@ async function detachMissingChildren(
       const row = finals.get(entity)!.get(id) ?? { ...stored! };
       const parentId = row[foreignKey] as string;
       const list = kept.get(parentId);
-      const linkedLater = (setAt.get(entityKey(entity, id))?.get(foreignKey) ?? -1) > (list?.at ?? 0);
-      if (list && !list.ids.has(id) && !linkedLater) {
+      const linkedAt = setAt.get(entityKey(entity, id))?.get(foreignKey) ?? -1;
+      if (list && !list.ids.has(id) && linkedAt <= list.at) {
         delete row[foreignKey];
         delete row._hash;
         finals.get(entity)!.set(id, row);

@@ -3,6 +3,8 @@ import { SECRET_KEYS } from '../log.ts';
 export const REDACTED = '[redacted]';
 
 const secretKeys = new Set<string>(SECRET_KEYS);
+/** Text that may hold a secret member or parameter: it names one somewhere. */
+const NAMES_A_SECRET = new RegExp(SECRET_KEYS.join('|'), 'i');
 /** `code`, `CODE`, and also `user[code]` or `user.code` as some query string parsers would read them. */
 const isSecretKey = (key: string) =>
   key
@@ -59,6 +61,8 @@ const HEADER_LINE = /(^|\n)([^:\r\n]+):[ \t]*([^\r\n]*)/g;
  * string, header lines): their values are replaced as in JSON.
  */
 function redactSecretText(text: string): string {
+  // Most text names no secret at all: it is not scanned further.
+  if (!NAMES_A_SECRET.test(text)) return text;
   return text
     .replace(JSON_TOKEN, (token: string, name?: string, colon?: string) =>
       name !== undefined && colon !== undefined && isSecretKey(name)

@@ -26,8 +26,9 @@ const PLAIN_SPELLING: Record<string, string> = {
 };
 const UNDECOMPOSED = new RegExp(`[${Object.keys(PLAIN_SPELLING).join('')}]`, 'gu');
 
-export const wordsIn = (text: string): string[] =>
-  wordsWithMarksStripped(text).map((word) => word.replace(UNDECOMPOSED, (letter) => PLAIN_SPELLING[letter]!));
+const plainSpelling = (word: string) => word.replace(UNDECOMPOSED, (letter) => PLAIN_SPELLING[letter]!);
+
+export const wordsIn = (text: string): string[] => wordsWithMarksStripped(text).map(plainSpelling);
 
 /**
  * For each word of a query, the spellings a stored document may hold it in: as `wordsIn` spells it, and as
@@ -35,7 +36,7 @@ export const wordsIn = (text: string): string[] =>
  */
 export function querySpellings(text: string): string[][] {
   return wordsWithMarksStripped(text).map((word) => {
-    const plain = word.replace(UNDECOMPOSED, (letter) => PLAIN_SPELLING[letter]!);
+    const plain = plainSpelling(word);
     return plain === word ? [word] : [plain, word];
   });
 }
