@@ -13,7 +13,7 @@ import { servedBytes, storedBytes, storesWholeRecord } from '../db/served-bytes.
 const COMMA = Buffer.from(',');
 const PAGE_END = Buffer.from(']}');
 
-/** Stable order for paging: by id, except proximity results, which come nearest first. */
+/** Stable order for paging: by id, except proximity results, which come nearest first (then by id). */
 const ORDER = { id: 1 } as const;
 
 /** GET and POST on a core list endpoint: parameters → query → a page, an NDJSON stream or `minimal`. */
@@ -161,8 +161,9 @@ function open(
         spherical: true,
       },
     },
-    { $skip: skip },
-    ...(limit > 0 ? [{ $limit: limit }] : []),
+    // Pages need a total order: ties in distance (services at one address) go by id. Sorted only when
+    // paged, where MongoDB keeps just the top skip + limit; a stream keeps $geoNear's order, unblocked.
+    ...(limit > 0 ? [{ $sort: { _distance: 1, id: 1 } }, { $skip: skip }, { $limit: limit }] : []),
     // An inclusion projection leaves the distance out by itself; an exclusion one must name it.
     { $project: Object.values(projection).includes(1) ? projection : { ...projection, _distance: 0 } },
   ];

@@ -243,6 +243,24 @@ describe('postcode and proximity', () => {
     expect(ids(wide).slice(0, near.size)).toEqual(ids(near));
   });
 
+  it('pages proximity results in a total order: equal distances (services at one address) by id', async () => {
+    const path = '/service_at_locations?postcode=98118&proximity=50000&full=true';
+    const all = (await getJson(`${path}&per_page=1000`)).contents;
+    const place = (item: Record<string, unknown>) => {
+      const { latitude, longitude } = item.location as { latitude: number; longitude: number };
+      return `${latitude},${longitude}`;
+    };
+    const ties = all.filter((item, index) => index > 0 && place(item) === place(all[index - 1]!));
+    expect(ties.length, 'the sample data has services at one address').toBeGreaterThan(0);
+    const paged: string[] = [];
+    for (let page = 1; page <= all.length; page++)
+      paged.push(...ids(await getJson(`${path}&per_page=1&page=${page}`)));
+    expect(paged).toEqual(all.map((item) => item.id));
+    for (const [index, item] of all.entries())
+      if (index > 0 && place(item) === place(all[index - 1]!))
+        expect((item.id as string) > (all[index - 1]!.id as string)).toBe(true);
+  });
+
   it('refuses proximity without a postcode, and with one we cannot place', async () => {
     expect((await fetch(`${app.url}/service_at_locations?proximity=1000`)).status).toBe(400);
     expect((await fetch(`${app.url}/service_at_locations?postcode=ZZ9%209ZZ&proximity=1000`)).status).toBe(
