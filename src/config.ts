@@ -53,6 +53,7 @@ const EnvironmentSchema = z
       .int()
       .min(0)
       .default(16 * 1024),
+    HSDS_META_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(0),
     HSDS_IMPORT_JSON_LIMIT_BYTES: z.coerce
       .number()
       .int()
@@ -106,6 +107,8 @@ function toConfig(env: z.infer<typeof EnvironmentSchema>) {
     metaSystem: env.HSDS_META_SYSTEM,
     metaLogReads: env.HSDS_META_LOG_READS,
     metaBodyLimitBytes: env.HSDS_META_BODY_LIMIT_BYTES,
+    /** Days meta entries are kept; 0 keeps them for good (an audit trail is not ours to discard unasked). */
+    metaRetentionDays: env.HSDS_META_RETENTION_DAYS,
     importBodyLimitBytes: env.HSDS_IMPORT_BODY_LIMIT_BYTES,
     importJsonLimitBytes: env.HSDS_IMPORT_JSON_LIMIT_BYTES,
     logLevel: env.LOG_LEVEL,

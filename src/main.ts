@@ -12,6 +12,7 @@ import { seedSampleData } from './ingest/seed.ts';
 import { HttpMetrics } from './http/metrics.ts';
 import { createLogger } from './log.ts';
 import { failureMessage } from './failure-message.ts';
+import { keepMetaEntriesFor } from './meta/retention.ts';
 
 async function main(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
@@ -46,10 +47,12 @@ async function main(config: Config): Promise<void> {
   server.listen(config.port, config.host);
   await once(server, 'listening');
   logger.info({ url: `http://${config.host}:${config.port}/` }, 'HSDS API listening');
+  const stopMetaRetention = keepMetaEntriesFor(database.db, config.metaRetentionDays, logger);
 
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'shutting down');
     stopImportRecovery();
+    stopMetaRetention();
     await closeGracefully(server, config.shutdownTimeoutMs);
     await app.metaEntriesWritten();
     await closeDatabase();

@@ -64,6 +64,13 @@ describe('loadConfig', () => {
     );
   });
 
+  it('keeps meta entries for good unless given a number of days', () => {
+    expect(loadConfig({}).metaRetentionDays).toBe(0);
+    expect(loadConfig({ HSDS_META_RETENTION_DAYS: '90' }).metaRetentionDays).toBe(90);
+    for (const bad of ['-1', '1.5', 'forever'])
+      expect(() => loadConfig({ HSDS_META_RETENTION_DAYS: bad })).toThrow(/HSDS_META_RETENTION_DAYS: /);
+  });
+
   it('names every bad variable at once', () => {
     expect(() => loadConfig({ PORT: 'x', LOG_LEVEL: 'y' })).toThrow(/PORT: .*; LOG_LEVEL: /);
   });

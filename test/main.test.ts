@@ -140,6 +140,33 @@ describe('the server process', () => {
     await waitFor(async () => (await fetch(`${server.url}/readyz`)).status === 200, 15_000, 'readiness');
   });
 
+  it('removes meta entries older than HSDS_META_RETENTION_DAYS once started', async () => {
+    const dbPort = String(await freePort());
+    await startServer({ HSDS_EMBEDDED_DB_PORT: dbPort, HSDS_DB_NAME: 'retention' });
+    const entries = (client: MongoClient) => client.db('retention').collection('meta.entries');
+    const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 60 * 60 * 1000).toISOString();
+    await withEmbeddedClient(Number(dbPort), (client) =>
+      entries(client).insertMany([
+        { id: 'old', recorded_at: daysAgo(91) },
+        { id: 'recent', recorded_at: daysAgo(89) },
+      ]),
+    );
+    // Joins the first server's database, and sweeps it as it starts.
+    await startServer({
+      HSDS_EMBEDDED_DB_PORT: dbPort,
+      HSDS_DB_NAME: 'retention',
+      HSDS_META_RETENTION_DAYS: '90',
+    });
+    await waitFor(
+      async () =>
+        withEmbeddedClient(Number(dbPort), async (client) => (await entries(client).countDocuments()) === 1),
+      10_000,
+      'the sweep',
+    );
+    const left = await withEmbeddedClient(Number(dbPort), (client) => entries(client).find().toArray());
+    expect(left.map((entry) => entry.id)).toEqual(['recent']);
+  });
+
   it('shuts down cleanly on SIGTERM', async () => {
     const { process } = await startServer({ HSDS_EMBEDDED_DB_PORT: String(await freePort()) });
     process.child.kill('SIGTERM');

@@ -56,6 +56,19 @@ export class MetaEntries {
     return updated ? servedEntry(updated) : undefined;
   }
 
+  /**
+   * Removes the entries recorded before `instant`, except those still `Waiting` (an import in progress
+   * updates its entry when it ends); how many were removed. `recorded_at` is always our own ISO 8601 UTC
+   * text, so comparing the text compares the instants.
+   */
+  async removeRecordedBefore(instant: Date): Promise<number> {
+    const { deletedCount } = await this.collection.deleteMany({
+      recorded_at: { $lt: instant.toISOString() },
+      status: { $ne: 'Waiting' },
+    });
+    return deletedCount;
+  }
+
   /** The same change to every entry matching `filter`; how many were changed. */
   async updateWhere(filter: Filter<Document>, set: Document, unset: string[] = []): Promise<number> {
     const { modifiedCount } = await this.collection.updateMany(filter, changes(set, unset));

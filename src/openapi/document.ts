@@ -31,7 +31,9 @@ const tags = [
     name: 'Meta',
     description:
       'The meta protocol (spec part 4.6), **experimental**: the audit trail of management calls, meta ' +
-      'writes and imports (and core reads, if configured), and entries clients write.',
+      'writes and imports (and core reads, if configured), and entries clients write. Entries are kept ' +
+      'for good unless the server is configured with a retention in days (`HSDS_META_RETENTION_DAYS`); ' +
+      'older entries, except those still `Waiting`, are then removed hourly.',
   },
   { name: 'Bulk loading', description: 'Loading HSDS data over HTTP (our extension), for aggregators.' },
 ];
