@@ -13,6 +13,7 @@ import { errorHandler } from './http/error-handler.ts';
 import { healthRoutes } from './http/health.ts';
 import { HttpMetrics } from './http/metrics.ts';
 import { requestId } from './http/request-id.ts';
+import { writesAfterPreparation } from './http/writes-after-preparation.ts';
 import { importRoutes } from './ingest/http-import.ts';
 import { managementRoutes } from './management/routes.ts';
 import { MetaEntries } from './meta/entries.ts';
@@ -31,7 +32,8 @@ export interface AppDependencies {
   gazetteer?: Gazetteer;
   /**
    * Whether the database is prepared (indexes, and the sample data when seeding): `main.ts` prepares it
-   * in the background after listening; until then the server is not ready. Prepared unless given.
+   * in the background after listening; until then the server is not ready, and writes to the protected
+   * protocols wait (503). Prepared unless given.
    */
   prepared?: () => boolean;
 }
@@ -67,6 +69,8 @@ export function buildApp({
       allowHeaders: ['Content-Type', 'If-None-Match', 'Authorization', 'x-appid', 'x-appkey', 'X-Request-Id'],
     }),
   );
+
+  app.use(writesAfterPreparation(prepared, config));
 
   // One top-level router, so that 405 (with Allow) is decided over every route at once.
   const router = new Router();

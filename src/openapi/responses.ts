@@ -52,7 +52,10 @@ export const responseComponents = {
   PayloadTooLarge: problem('The body is larger than the limit (HSDS_BODY_LIMIT_BYTES).'),
   NotJson: problem('The body is not JSON (`application/json` or another `+json` type).'),
   Unavailable: {
-    ...problem('The database is unreachable; the server reconnects by itself.'),
+    ...problem(
+      'The database is unreachable; the server reconnects by itself. Writes to the management and meta ' +
+        'protocols and imports also wait while the database is prepared at start-up (its indexes).',
+    ),
     headers: { 'Retry-After': headerRef('Retry-After') },
   },
 };

@@ -18,8 +18,14 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The real app over real HTTP, on a fresh test database, with its log lines captured. */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/**
+ * The real app over real HTTP, on a fresh test database, with its log lines captured. `prepared` stands in
+ * for `main.ts`'s preparation of the database (done, unless given).
+ */
+export async function startTestApp(
+  env: Record<string, string> = {},
+  { prepared }: { prepared?: () => boolean } = {},
+): Promise<TestApp> {
   const testDatabase = await startTestDatabase();
   const config = loadConfig({ LOG_LEVEL: 'info', ...env });
   const logs: Record<string, unknown>[] = [];
@@ -37,7 +43,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     logger,
   });
   await database.ensureIndexes();
-  const server = createServer(buildApp({ config, database, logger }).callback());
+  const server = createServer(buildApp({ config, database, logger, prepared }).callback());
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as { port: number };
