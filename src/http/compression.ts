@@ -12,12 +12,18 @@ const STRONG_TAG = /^"[^"]*"$/;
 
 /**
  * Compresses responses (gzip, deflate or brotli, as the client accepts) whose type is text, and gives a
- * compressed response the strong ETag of its coding (see `codedEntityTag`).
+ * compressed response the strong ETag of its coding (see `codedEntityTag`). A client that accepts none of
+ * the codings, not even identity (`identity;q=0`), gets the body as it is (RFC 9110 12.5.3 allows that or
+ * a 406; koa-compress would fail with a 500).
  */
 export function compression(): Middleware {
   const compressing = compress({ threshold: THRESHOLD_BYTES, filter: (type) => COMPRESSIBLE.test(type) });
+  const codings = compressing.preferredEncodings;
   return async (ctx, next) => {
-    await compressing(ctx, next);
+    await compressing(ctx, async () => {
+      await next();
+      if (!ctx.acceptsEncodings(codings)) ctx.compress = false;
+    });
     const coding = ctx.response.get('Content-Encoding');
     const tag = ctx.response.get('ETag');
     if (coding && coding !== 'identity' && STRONG_TAG.test(tag)) ctx.set('ETag', codedEntityTag(tag, coding));

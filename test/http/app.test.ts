@@ -162,6 +162,15 @@ describe('cross-cutting HTTP behaviour', () => {
     expect(raw.encoding).toBe('gzip');
     expect(JSON.parse(gunzipSync(raw.body).toString('utf8'))).toMatchObject({ openapi: '3.1.0' });
   });
+
+  it('sends the body as it is to a client that accepts no coding at all, identity included', async () => {
+    for (const refusal of ['identity;q=0', '*;q=0', 'zstd;q=0, identity;q=0']) {
+      const response = await fetch(`${app.url}/openapi.json`, { headers: { 'accept-encoding': refusal } });
+      expect(response.status, refusal).toBe(200);
+      expect(response.headers.get('content-encoding'), refusal).toBeNull();
+      expect(await response.json()).toMatchObject({ openapi: '3.1.0' });
+    }
+  });
 });
 
 describe('health and metrics', () => {
