@@ -91,6 +91,16 @@ describe('lists and paging', () => {
     expect(post).toEqual(get);
   });
 
+  it('answers POST with an empty JSON body like GET', async () => {
+    const get = await getJson('/services?per_page=3&page=2');
+    const headers = { 'content-type': 'application/json' };
+    expect(await getJson('/services?per_page=3&page=2', { method: 'POST', headers })).toEqual(get);
+    // Chunked, with nothing in it.
+    const empty = new ReadableStream({ start: (controller) => controller.close() });
+    const chunked = { method: 'POST', headers, body: empty, duplex: 'half' } as RequestInit;
+    expect(await getJson('/services?per_page=3&page=2', chunked)).toEqual(get);
+  });
+
   it('refuses malformed parameters with 400 naming them', async () => {
     for (const [query, parameter] of [
       ['page=abc', 'page'],
