@@ -14,20 +14,28 @@ const AREA_TYPES = new Set(['Polygon', 'MultiPolygon']);
 /** A postcode or ZIP code token: letters, digits, spaces and one dash, 3 to 10 characters. */
 const POSTCODE = /^[A-Z0-9][A-Z0-9 -]{1,8}[A-Z0-9]$/i;
 
-export const normalizePostcode = (postcode: string) => postcode.toUpperCase().replace(/\s+/g, '');
+export function normalizePostcode(postcode: string): string {
+  const key = postcode.toUpperCase().replace(/\s+/g, '');
+  // One spelling of a US ZIP+4 (`98106-1234`), however it was typed (`98106 1234`, `981061234`).
+  const zipPlusFour = ZIP_PLUS_FOUR.exec(key);
+  return zipPlusFour ? `${zipPlusFour[1]}-${zipPlusFour[2]}` : key;
+}
+
+const ZIP_PLUS_FOUR = /^(\d{5})-?(\d{4})$/;
 
 /** The five-digit ZIP of a US ZIP or ZIP+4 code (`98106`, `98106-1234`, `98106 1234`), else undefined. */
 export const fiveDigitZip = (postcode: string): string | undefined =>
-  /^(\d{5})(-?\d{4})?$/.exec(normalizePostcode(postcode))?.[1];
+  /^(\d{5})(-\d{4})?$/.exec(normalizePostcode(postcode))?.[1];
 
 /**
- * The spellings under which a service area may list this postcode: as given, normalized, and for a ZIP+4
- * code also its ZIP, which it lies in (areas list ZIPs).
+ * The spellings under which a service area may list this postcode: normalized, and for a ZIP+4 code also
+ * its ZIP, which it lies in (areas list ZIPs).
  */
 export function listedPostcodes(postcode: string): string[] {
   const key = normalizePostcode(postcode);
   const zip = fiveDigitZip(key);
-  return zip === undefined || zip === key ? [key] : [key, zip];
+  // A ZIP+4 typed with a space was stored without it and its dash before there was one spelling.
+  return zip === undefined || zip === key ? [key] : [key, zip, key.replace('-', '')];
 }
 
 /**
