@@ -44,6 +44,8 @@ const instant = z
   .transform((value) => new Date(value.length === 10 ? `${value}T00:00:00Z` : value))
   .refine((date) => !Number.isNaN(date.getTime()), 'is not a real date');
 
+const DECIMAL = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?\s*$/i;
+
 /** Every parameter of every core list endpoint, by name; each endpoint picks the ones it takes. */
 export const parameters = {
   page: integer(1, 1_000_000).default(1).describe('Page number, counting from 1.'),
@@ -84,7 +86,8 @@ export const parameters = {
     .describe('Only results whose service area covers this postcode (kept when they give no service area).'),
   proximity: z
     .preprocess(
-      (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value),
+      // Decimal only: Number() would also read hexadecimal and binary (`0x10` as 16 m).
+      (value) => (typeof value === 'string' && DECIMAL.test(value) ? Number(value) : value),
       z
         .number({ error: 'must be a distance in metres' })
         .positive('must be a positive distance in metres')
@@ -98,10 +101,12 @@ export const parameters = {
 
 export type ParameterName = keyof typeof parameters;
 
+const PAGING = new Set<string>(['page', 'per_page']);
+
 /**
  * Parses the parameters an endpoint takes from the query string and, for POST, a JSON object body
  * (body values win). Unknown parameters are ignored; a known one given twice or malformed is a 400 that
- * names it.
+ * names it, except paging parameters of an unpaged answer, which are ignored.
  */
 export function parseListParameters<Names extends ParameterName>(
   names: readonly Names[],
@@ -114,7 +119,7 @@ export function parseListParameters<Names extends ParameterName>(
     });
   }
   const given: Record<string, unknown> = { ...query, ...(body as Record<string, unknown> | undefined) };
-  const errors: { parameter: string; message: string }[] = [];
+  let errors: { parameter: string; message: string }[] = [];
   const values: Record<string, unknown> = {};
   for (const name of names) {
     const value = given[name];
@@ -126,6 +131,10 @@ export function parseListParameters<Names extends ParameterName>(
     if (parsed.success) values[name] = parsed.data;
     else errors.push({ parameter: name, message: parsed.error.issues[0]?.message ?? 'is invalid' });
   }
+  // An unpaged answer (a stream, `minimal`) ignores paging, even malformed: a paged query reused as it is
+  // still streams.
+  const unpaged = values.format === 'ndjson' || values.minimal === true;
+  if (unpaged) errors = errors.filter((error) => !PAGING.has(error.parameter));
   if (errors.length > 0) {
     const detail = errors.map((error) => `'${error.parameter}' ${error.message}`).join('; ');
     throw new HttpProblem(400, `Invalid parameters: ${detail}.`, { errors });

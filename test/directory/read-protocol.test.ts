@@ -91,6 +91,27 @@ describe('lists and paging', () => {
     expect(post).toEqual(get);
   });
 
+  it('takes proximity in decimal only (Number() would read 0x10 as 16 metres)', async () => {
+    for (const proximity of ['0x10', '0b1', '0o7']) {
+      const response = await fetch(`${app.url}/service_at_locations?postcode=98118&proximity=${proximity}`);
+      expect(response.status, proximity).toBe(400);
+      expect(((await response.json()) as { errors: unknown[] }).errors).toEqual([
+        { parameter: 'proximity', message: 'must be a distance in metres' },
+      ]);
+    }
+    expect((await fetch(`${app.url}/service_at_locations?postcode=98118&proximity=1.5e3`)).status).toBe(200);
+  });
+
+  it('ignores paging parameters, even malformed, when the answer is unpaged (ndjson, minimal)', async () => {
+    const whole = await (await fetch(`${app.url}/services?format=ndjson`)).text();
+    for (const paging of ['per_page=5000', 'page=0', 'page=abc&per_page=-1', 'page=1&page=2'])
+      expect(await (await fetch(`${app.url}/services?format=ndjson&${paging}`)).text(), paging).toBe(whole);
+    const minimal = await getJson<unknown[]>('/services?minimal=true&per_page=5000');
+    expect(minimal).toHaveLength(72);
+    // Paged, they are still checked.
+    expect((await fetch(`${app.url}/services?per_page=5000`)).status).toBe(400);
+  });
+
   it('answers POST with an empty JSON body like GET', async () => {
     const get = await getJson('/services?per_page=3&page=2');
     const headers = { 'content-type': 'application/json' };
