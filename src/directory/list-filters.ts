@@ -1,6 +1,5 @@
 import type { Db, Document } from 'mongodb';
 import { documentCollection } from '../db/collections.ts';
-import { invalidParameter } from '../http/problem.ts';
 import { querySpellings } from '../search/keywords.ts';
 import { termAndDescendants } from './taxonomy-descendants.ts';
 
@@ -40,15 +39,19 @@ export async function sharedFilter(
 
 /**
  * Every word of the search must be among the document's words (case- and accent-insensitive), in one of
- * the spellings a stored document may hold it in.
+ * the spellings a stored document may hold it in. A search without a word (`!!`, `🍔`) matches nothing,
+ * as a search box would show it: no record has such a word.
  */
 export function searchClause(search: string): Document {
   const words = querySpellings(search);
-  if (words.length === 0) throw invalidParameter('search', 'must contain at least one letter or digit');
+  if (words.length === 0) return MATCHES_NOTHING;
   return and(
     words.map((spellings) => ({ _search: spellings.length === 1 ? spellings[0] : { $in: spellings } })),
   );
 }
+
+/** An indexed condition no document meets. */
+const MATCHES_NOTHING: Document = { _search: { $in: [] } };
 
 export const and = (clauses: Document[]): Document =>
   clauses.length === 0 ? {} : clauses.length === 1 ? clauses[0]! : { $and: clauses };

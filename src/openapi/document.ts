@@ -47,9 +47,10 @@ Our profile, in brief (the full list of decisions is at [/profile](${baseUrl}/pr
   (nearest first with \`proximity\`, equal distances by id). \`format=ndjson\` streams every match unpaged; \`minimal=true\` (services)
   answers one array of \`{id, modified_date}\`; \`full=true\` gives fully nested items.
 - POST on a list takes the same parameters in the query or as a JSON object body (body values win).
-  Unknown parameters are ignored; a known one given twice or malformed is a 400 naming it.
-- \`search\` matches whole words (case- and accent-insensitive); \`taxonomy_term_id\` also matches the terms
-  below it; \`top_only=true\` lists the terms without a parent.
+  Unknown parameters are ignored; a known one given twice or malformed is a 400 naming it (paging
+  parameters of an unpaged answer, ndjson or \`minimal\`, are ignored even then).
+- \`search\` matches whole words (case- and accent-insensitive; one without a letter or digit finds nothing);
+  \`taxonomy_term_id\` also matches the terms below it; \`top_only=true\` lists the terms without a parent.
 - Errors are \`application/problem+json\` (RFC 9457). While the database is unreachable, requests that need it
   answer 503 with \`Retry-After\`. A stream (\`format=ndjson\`, \`minimal=true\`) that fails once started
   is cut short (the connection is closed), never ended as if complete.
