@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
@@ -138,6 +139,49 @@ describe('the server process', () => {
     const server = await startServer({ HSDS_EMBEDDED_DB_PORT: dbPort });
     expect(server.process.output()).toMatch(/already running; sharing it/);
     await waitFor(async () => (await fetch(`${server.url}/readyz`)).status === 200, 15_000, 'readiness');
+  });
+
+  it('runs the embedded database itself when the process it shared it with goes away', async () => {
+    const dbPort = String(await freePort());
+    const owner = startScript('scripts/db.ts', {
+      HSDS_EMBEDDED: 'standin',
+      HSDS_EMBEDDED_DB_PORT: dbPort,
+      HSDS_DATA_DIR: dataDir,
+    });
+    running.push(owner);
+    await waitFor(async () => withEmbeddedClient(Number(dbPort), async () => true), 20_000, 'npm run db');
+    const server = await startServer({ HSDS_EMBEDDED_DB_PORT: dbPort, HSDS_DB_NAME: 'takeover' });
+    await withEmbeddedClient(Number(dbPort), (client) =>
+      client.db('takeover').collection('kept').insertOne({ id: 'written-before' }),
+    );
+    // Killed outright, as when the CLI that started the database is interrupted: its lock is left behind.
+    owner.child.kill('SIGKILL');
+    await owner.exited;
+    await waitFor(
+      async () => /running it here now/.test(server.process.output()),
+      15_000,
+      `the take-over\n${server.process.output()}`,
+    );
+    await waitFor(async () => (await fetch(`${server.url}/readyz`)).status === 200, 15_000, 'readiness');
+    const kept = await withEmbeddedClient(Number(dbPort), (client) =>
+      client
+        .db('takeover')
+        .collection('kept')
+        .findOne({}, { projection: { _id: 0 } }),
+    );
+    expect(kept).toEqual({ id: 'written-before' });
+    // And stops it with itself.
+    server.process.child.kill('SIGTERM');
+    expect(await server.process.exited).toBe(0);
+    const refused = await new Promise((resolve) =>
+      connect(Number(dbPort), '127.0.0.1')
+        .on('connect', function (this: Socket) {
+          this.destroy();
+          resolve(false);
+        })
+        .on('error', () => resolve(true)),
+    );
+    expect(refused, 'nothing listens on the database port any more').toBe(true);
   });
 
   it('removes meta entries older than HSDS_META_RETENTION_DAYS once started', async () => {

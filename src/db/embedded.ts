@@ -14,11 +14,17 @@ export interface EmbeddedDatabaseOptions {
 }
 
 export interface EmbeddedDatabase {
-  /** Which server answers; `shared` when another process of ours already runs it on the port. */
+  /**
+   * Which server answers; `shared` when another process of ours already ran it on the port when we
+   * started (we start it ourselves if that process goes away).
+   */
   kind: EmbeddedKind | 'shared';
   uri: string;
   close(): Promise<void>;
 }
+
+/** How often a process sharing the embedded database checks that it still answers. */
+const SHARED_CHECK_INTERVAL_MS = 2_000;
 
 const HOST = '127.0.0.1';
 
@@ -31,10 +37,60 @@ const uriFor = (port: number) => `mongodb://${HOST}:${port}/?directConnection=tr
  */
 export async function startEmbeddedDatabase(options: EmbeddedDatabaseOptions): Promise<EmbeddedDatabase> {
   const { logger, port } = options;
-  if (await answersOn(port)) {
+  const running = await runningOn(port);
+  if (running) {
     logger.info({ uri: uriFor(port) }, 'embedded database already running; sharing it');
-    return { kind: 'shared', uri: uriFor(port), close: async () => {} };
+    // Taken over as what it is: its data is in that kind's directory.
+    return shareEmbeddedDatabase({ ...options, mode: running });
   }
+  return await startOwnDatabase(options);
+}
+
+/**
+ * The embedded database another process runs, taken over when it stops answering (that process exited:
+ * e.g. the import CLI that started it while this server joined): we start it ourselves on the same port
+ * and data directory, and the driver reconnects. Of several processes sharing it, one wins the data
+ * directory's lock and the port; the others keep sharing, now with the winner.
+ */
+function shareEmbeddedDatabase(options: EmbeddedDatabaseOptions): EmbeddedDatabase {
+  const { logger, port } = options;
+  let own: EmbeddedDatabase | undefined;
+  let checking = false;
+  let closed = false;
+  const check = async () => {
+    if (checking || own || closed) return;
+    checking = true;
+    try {
+      if (await runningOn(port)) return;
+      own = await startOwnDatabase(options);
+      clearInterval(timer);
+      // Closed while starting it: it is ours to stop.
+      if (closed) await own.close();
+      else logger.warn({ uri: own.uri }, 'the shared embedded database went away; running it here now');
+    } catch (error) {
+      logger.info(
+        { reason: (error as Error).message },
+        'the shared embedded database went away; not taken over',
+      );
+    } finally {
+      checking = false;
+    }
+  };
+  const timer = setInterval(() => void check(), SHARED_CHECK_INTERVAL_MS).unref();
+  return {
+    kind: 'shared',
+    uri: uriFor(port),
+    async close() {
+      closed = true;
+      clearInterval(timer);
+      await own?.close();
+    },
+  };
+}
+
+/** The embedded database, started here: mongod when a binary can be had (or is required), else the stand-in. */
+async function startOwnDatabase(options: EmbeddedDatabaseOptions): Promise<EmbeddedDatabase> {
+  const { logger, port } = options;
   if (options.mode !== 'standin') {
     try {
       return await startMongod(options);
@@ -81,13 +137,14 @@ async function startMongod(options: EmbeddedDatabaseOptions): Promise<EmbeddedDa
   };
 }
 
-async function answersOn(port: number): Promise<boolean> {
+/** Which kind of database answers on the port, if one does (the stand-in says so in buildInfo). */
+async function runningOn(port: number): Promise<EmbeddedKind | undefined> {
   const client = new MongoClient(uriFor(port), { serverSelectionTimeoutMS: 500, connectTimeoutMS: 500 });
   try {
-    await client.db('admin').command({ ping: 1 });
-    return true;
+    const info = await client.db('admin').command({ buildInfo: 1 });
+    return info.standin === true ? 'standin' : 'mongod';
   } catch {
-    return false;
+    return undefined;
   } finally {
     await client.close();
   }
