@@ -10,14 +10,20 @@ export interface DatabaseOptions {
   logger: Logger;
 }
 
+/** Longest wait between two attempts at a first connection. */
+const MAX_CONNECT_DELAY_MS = 5_000;
+
 /**
- * The one owner of the MongoClient, the collections and their indexes. The client connects lazily and
- * reconnects by itself, so the API can start (and keep running) while the database is down.
+ * The one owner of the MongoClient, the collections and their indexes. The API can start (and keep
+ * running) while the database is down: once connected, the driver reconnects by itself; before that,
+ * connecting is retried here, since a client whose first connection failed stays closed for good
+ * (every later operation fails with MongoTopologyClosedError).
  */
 export class Database {
   readonly client: MongoClient;
   readonly db: Db;
   private readonly logger: Logger;
+  private closed = false;
 
   constructor(options: DatabaseOptions) {
     this.client = new MongoClient(options.uri, {
@@ -28,6 +34,20 @@ export class Database {
     });
     this.db = this.client.db(options.dbName);
     this.logger = options.logger;
+    void this.connectUntilDone();
+  }
+
+  private async connectUntilDone(): Promise<void> {
+    for (let delayMs = 250; !this.closed; delayMs = Math.min(delayMs * 2, MAX_CONNECT_DELAY_MS)) {
+      try {
+        await this.client.connect();
+        return;
+      } catch (error) {
+        if (this.closed) return;
+        this.logger.debug({ err: error, retryInMs: delayMs }, 'database not reached yet; retrying');
+        await new Promise((resolve) => setTimeout(resolve, delayMs).unref());
+      }
+    }
   }
 
   /** Creates every collection's indexes; MongoDB treats an identical existing index as a no-op. */
@@ -49,6 +69,7 @@ export class Database {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await this.client.close();
   }
 }

@@ -57,4 +57,35 @@ describe.skipIf(Boolean(process.env.MONGODB_URI))('readiness while the database 
       await rm(dataDir, { recursive: true, force: true });
     }
   });
+
+  it('serves once a database that was down when it started comes up', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'hsds-ready-'));
+    const port = await freePort();
+    const logger = createLogger('silent');
+    const database = new Database({
+      uri: `mongodb://127.0.0.1:${port}/?directConnection=true`,
+      dbName: 'late',
+      timeoutMs: 300,
+      logger,
+    });
+    const server = createServer(buildApp({ config: loadConfig({}), database, logger }).callback());
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    let standin: Awaited<ReturnType<typeof startStandin>> | undefined;
+    try {
+      expect((await fetch(`${url}/services`)).status).toBe(503);
+      // Long enough for the driver's first connection to have failed for good.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect((await fetch(`${url}/readyz`)).status).toBe(503);
+      standin = await startStandin({ port, dataDir });
+      await waitFor(async () => (await fetch(`${url}/readyz`)).status === 200, 15_000, 'readiness once up');
+      expect((await fetch(`${url}/services`)).status).toBe(200);
+    } finally {
+      server.close();
+      await database.close();
+      await standin?.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
 });
