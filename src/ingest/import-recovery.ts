@@ -1,4 +1,5 @@
-import { readdir, rm } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Db } from 'mongodb';
 import type { Logger } from 'pino';
@@ -57,19 +58,28 @@ export async function finishInterruptedImports(db: Db, logger: Logger): Promise<
 }
 
 /**
- * Removes the spooled bodies no running process is receiving or importing: those of processes gone, and
- * this process's own from before a restart that reused its pid (it has accepted no upload yet). Another
- * server sharing the data directory keeps its uploads in progress.
+ * Removes the spooled bodies no running process is receiving or importing: on this host, those of
+ * processes gone, and this process's own from before a restart that reused its pid (it has accepted no
+ * upload yet); of other hosts (containers sharing the data volume), whose processes cannot be seen from
+ * here, those untouched for a day. Another server sharing the data directory keeps its uploads in progress.
  */
 async function removeLeftSpoolFiles(directory: string): Promise<void> {
   const files = await readdir(directory).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [];
     throw error;
   });
+  const host = hostname();
   for (const file of files) {
-    const pid = spoolingProcess(file);
-    if (pid === undefined || pid === process.pid || !isRunning(pid)) {
-      await rm(join(directory, file), { recursive: true, force: true });
-    }
+    const path = join(directory, file);
+    const spooler = spoolingProcess(file);
+    const left =
+      spooler === undefined ||
+      (spooler.host === host
+        ? spooler.pid === process.pid || !isRunning(spooler.pid)
+        : Date.now() - (await stat(path)).mtimeMs > OTHER_HOSTS_FILES_KEPT_MS);
+    if (left) await rm(path, { recursive: true, force: true });
   }
 }
+
+/** How long a spooled body of another host is kept untouched: longer than any upload and its import. */
+const OTHER_HOSTS_FILES_KEPT_MS = 24 * 60 * 60 * 1000;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -9,14 +10,22 @@ import { HttpProblem } from '../http/problem.ts';
 /** Where NDJSON bodies are kept between being received and imported: under `HSDS_DATA_DIR`. */
 export const spoolDirectory = (dataDir: string) => join(dataDir, 'import-spool');
 
-/** A spooled body's file is named after the process receiving it, so that clean-ups spare live ones. */
-const spoolFileName = () => `${process.pid}-${randomUUID()}.ndjson`;
+/**
+ * A spooled body's file is named after the process receiving it, and its host (containers sharing a data
+ * volume all run as pid 1), so that clean-ups spare live ones: `<pid>@<host>@<uuid>.ndjson`, the host
+ * URI-encoded (so without `@`).
+ */
+const spoolFileName = () => `${process.pid}@${encodeURIComponent(hostname())}@${randomUUID()}.ndjson`;
 
-/** The process that spooled this file, if its name says (see `spoolFileName`). */
-export const spoolingProcess = (fileName: string): number | undefined => {
-  const pid = /^(\d+)-/.exec(fileName)?.[1];
-  return pid === undefined ? undefined : Number(pid);
-};
+/**
+ * The process that spooled this file and its host, if its name says (see `spoolFileName`); files named
+ * by earlier versions give only the pid, and are taken as this host's.
+ */
+export function spoolingProcess(fileName: string): { pid: number; host: string } | undefined {
+  const named = /^(\d+)(?:@([^@]*)@|-)/.exec(fileName);
+  if (!named) return undefined;
+  return { pid: Number(named[1]), host: named[2] === undefined ? hostname() : decodeURIComponent(named[2]) };
+}
 
 const tooLarge = (limitBytes: number) =>
   new HttpProblem(413, `The request body is larger than ${limitBytes} bytes.`);

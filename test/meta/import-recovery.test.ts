@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recoverInterruptedImports } from '../../src/ingest/import-recovery.ts';
@@ -63,12 +63,34 @@ describe('spooled import bodies at start-up', () => {
     await once(gone, 'exit');
     const alive = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)']);
     try {
-      const names = [`${gone.pid}-a.ndjson`, `${alive.pid}-b.ndjson`, `${process.pid}-c.ndjson`, 'd.ndjson'];
+      const here = encodeURIComponent(hostname());
+      const names = [
+        `${gone.pid}@${here}@a.ndjson`,
+        `${alive.pid}@${here}@b.ndjson`,
+        `${process.pid}@${here}@c.ndjson`,
+        'd.ndjson',
+        // Named by earlier versions: this host's.
+        `${gone.pid}-e.ndjson`,
+        `${alive.pid}-f.ndjson`,
+        // Another container on the data volume, as pid 1 like this one may be: kept while recent.
+        `1@other-container@g.ndjson`,
+        `${process.pid}@other-container@h.ndjson`,
+        `1@long-gone-container@i.ndjson`,
+      ];
       for (const name of names) await writeFile(join(spool, name), '{}\n');
+      const dayAndMore = new Date(Date.now() - 25 * 60 * 60 * 1000);
+      await utimes(join(spool, '1@long-gone-container@i.ndjson'), dayAndMore, dayAndMore);
       const stop = await recoverInterruptedImports(testDatabase.db, dataDir, createLogger('silent'));
       stop();
       // This process's own are from before a restart that reused its pid: it has accepted no upload yet.
-      expect(await readdir(spool)).toEqual([`${alive.pid}-b.ndjson`]);
+      expect((await readdir(spool)).sort()).toEqual(
+        [
+          `${alive.pid}@${here}@b.ndjson`,
+          `${alive.pid}-f.ndjson`,
+          '1@other-container@g.ndjson',
+          `${process.pid}@other-container@h.ndjson`,
+        ].sort(),
+      );
     } finally {
       alive.kill();
       await rm(dataDir, { recursive: true, force: true });
