@@ -9,7 +9,10 @@ COPY docs ./docs
 COPY fixtures ./fixtures
 # The import and user CLIs: docker compose exec api npm run import -- … / npm run user -- …
 COPY scripts ./scripts
+# HSDS_DATA_DIR (default .data): where POST /import keeps NDJSON bodies while it imports them. Mount a
+# volume here to keep the embedded database too; it must stay writable by the node user.
+RUN mkdir -p /app/.data && chown node:node /app/.data
 USER node
 EXPOSE 8080
-HEALTHCHECK --interval=30s --timeout=3s CMD node -e "fetch('http://127.0.0.1:8080/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+HEALTHCHECK --interval=30s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 CMD ["node", "--import", "tsx", "src/main.ts"]

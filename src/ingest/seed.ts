@@ -10,11 +10,17 @@ const SAMPLE_FILES = ['taxonomies.json', 'taxonomy_terms.json', 'organizations.j
   fileURLToPath(new URL(`../../fixtures/${name}`, import.meta.url)),
 );
 
-/** Loads the sample directory (`fixtures/`) into an empty database; a database with services is left alone. */
+/**
+ * Loads the sample directory (`fixtures/`) into a database without directory data; one holding any record
+ * (an organization, a taxonomy, …, not only services) is left alone: sample data must never mix with a
+ * real directory.
+ */
 export async function seedSampleData(db: Db, logger: Logger): Promise<void> {
-  if ((await db.collection(documentCollection.service).countDocuments({}, { limit: 1 })) > 0) {
-    logger.debug('database has services; not seeding');
-    return;
+  for (const collection of Object.values(documentCollection)) {
+    if ((await db.collection(collection).countDocuments({}, { limit: 1 })) > 0) {
+      logger.debug({ collection }, 'database has directory data; not seeding');
+      return;
+    }
   }
   const report = await importRecords(db, sampleRecords());
   logger.info(
