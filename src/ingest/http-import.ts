@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { requireAccess } from '../auth/access-control.ts';
 import { protocolErrors } from '../auth/protocol-errors.ts';
 import type { Config } from '../config.ts';
+import { noStore } from '../http/no-store.ts';
 import { HttpProblem, invalidParameter } from '../http/problem.ts';
 import { describeCall } from '../meta/call-description.ts';
 import { MetaEntries } from '../meta/entries.ts';
@@ -57,7 +58,7 @@ export function importRoutes({ db, config, logger, attempts }: ProtocolDependenc
   const tracked = new ImportEntries(new MetaEntries(db), logger);
   const router = new Router();
 
-  router.post('/import', protocolErrors(), requireAccess(db, attempts), async (ctx) => {
+  router.post('/import', noStore, protocolErrors(), requireAccess(db, attempts), async (ctx) => {
     const options = parseQuery(ctx.query);
     // Each accepted import holds its body (in memory for JSON) from its upload until it has run: refuse
     // more, counting those still uploading, rather than run out of memory or disk.
@@ -91,7 +92,8 @@ export function importRoutes({ db, config, logger, attempts }: ProtocolDependenc
     });
     ctx.state.metaEntryId = entry.id;
     ctx.status = 202;
-    ctx.set('Location', `/meta/${entry.id}/`);
+    // Absolute behind a proxy that rewrites paths (HSDS_PUBLIC_URL), else relative to the request.
+    ctx.set('Location', `${config.publicUrl ?? ''}/meta/${entry.id}/`);
     ctx.body = entry;
     void tracked.complete(entry.id, runImport);
   });
@@ -135,7 +137,11 @@ async function receiveBody(ctx: Context, config: Config): Promise<ReceivedBody> 
     return { records: () => jsonRecords(parsed, SOURCE), discard: async () => {} };
   }
   if (NDJSON_TYPES.has(type)) {
-    const file = await spoolBody(ctx.req, config.importBodyLimitBytes, spoolDirectory(config.dataDir));
+    const file = await spoolBody(ctx.req, config.importBodyLimitBytes, spoolDirectory(config.dataDir)).catch(
+      (error: unknown) => {
+        throw cannotSpool(error, ctx);
+      },
+    );
     return {
       records: () => readNdjson(createReadStream(file), SOURCE),
       discard: () => rm(file, { force: true }),
@@ -145,5 +151,23 @@ async function receiveBody(ctx: Context, config: Config): Promise<ReceivedBody> 
     415,
     'The request body must be application/json (a record or an array of records) or ' +
       'application/x-ndjson or application/jsonl (a record a line).',
+  );
+}
+
+/** File system failures that say the data directory cannot take the upload (not the request's fault). */
+const STORAGE_FAILURES = new Set(['EACCES', 'EPERM', 'ENOTDIR', 'EROFS', 'ENOSPC', 'EDQUOT', 'EISDIR']);
+
+/**
+ * A spool that cannot be written is the server's problem, told to the operator in the log and to the
+ * client as a 503 that says what it can do meanwhile; any other failure goes on as it is.
+ */
+function cannotSpool(error: unknown, ctx: Context): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === undefined || !STORAGE_FAILURES.has(code)) return error;
+  ctx.state.logger.error({ err: error }, 'NDJSON upload cannot be stored: is HSDS_DATA_DIR writable?');
+  return new HttpProblem(
+    503,
+    'The server cannot store NDJSON uploads at the moment; retry later, or send the records as JSON.',
+    { headers: { 'Retry-After': '60' } },
   );
 }

@@ -1,9 +1,9 @@
 import Router from '@koa/router';
-import type { Middleware } from 'koa';
 import { authenticateCaller, requireAccess } from '../auth/access-control.ts';
 import { credentialsInQuery } from '../auth/credentials.ts';
 import { protocolErrors } from '../auth/protocol-errors.ts';
 import { jsonBody } from '../http/json-body.ts';
+import { noStore } from '../http/no-store.ts';
 import type { ProtocolDependencies } from '../protocols.ts';
 import { AccessEntryStore, accessEntryListFields } from './access-entries.ts';
 import { accessEntryInput } from './access-entry-input.ts';
@@ -52,9 +52,3 @@ export function managementRoutes({ db, config, attempts }: ProtocolDependencies)
   });
   return router;
 }
-
-/** Users, grants and codes are nobody's to cache. */
-const noStore: Middleware = async (ctx, next) => {
-  ctx.set('Cache-Control', 'no-store');
-  await next();
-};

@@ -7,6 +7,7 @@ import { pageHeader } from '../http/paging.ts';
 import { HttpProblem, notFound } from '../http/problem.ts';
 import { parseBody } from '../management/parse-body.ts';
 import type { ProtocolDependencies } from '../protocols.ts';
+import { noStore } from '../http/no-store.ts';
 import { MetaEntries, type MetaFields } from './entries.ts';
 import { dayOf } from './entry.ts';
 import { MetaEntryUpdate, NewMetaEntry } from './entry-body.ts';
@@ -21,7 +22,7 @@ import { redactSecrets } from './redact.ts';
 export function metaRoutes({ db, config, attempts }: ProtocolDependencies): Router {
   const entries = new MetaEntries(db);
   const router = new Router();
-  const guarded = [protocolErrors(), requireAccess(db, attempts), jsonBody(config.bodyLimitBytes)];
+  const guarded = [noStore, protocolErrors(), requireAccess(db, attempts), jsonBody(config.bodyLimitBytes)];
   const missing = (id: string) => notFound(`No meta entry with id '${id}'`);
 
   router.get('/meta', ...guarded, async (ctx) => {

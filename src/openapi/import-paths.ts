@@ -3,7 +3,7 @@ import { recordSchema, recordTypes } from '../ingest/record-type.ts';
 import { schemaRef } from './components.ts';
 import { ImportReport } from './import-report-schema.ts';
 import { MetaEntry } from './meta-schemas.ts';
-import { jsonResponse, protocolOperation } from './protocol-operation.ts';
+import { jsonResponse, noStore, protocolOperation } from './protocol-operation.ts';
 import { protocolResponseRef } from './protocol-responses.ts';
 import { queryParameter } from './query-parameter.ts';
 
@@ -46,16 +46,19 @@ export function importPaths() {
           },
         },
         responses: {
-          '200': jsonResponse('With wait=true: the import report.', ImportReport),
+          '200': jsonResponse('With wait=true: the import report.', ImportReport, noStore),
           '202': jsonResponse(
             'The body is received: the import will run. Its meta entry, `Waiting`, becomes `Complete` with ' +
               'the report (or `{"failed": true, "error": …}`) as its `response_body`.',
             MetaEntry,
             {
               Location: {
-                description: 'The meta entry of the import, to poll: /meta/{id}/.',
+                description:
+                  'The meta entry of the import, to poll: /meta/{id}/, under HSDS_PUBLIC_URL when the ' +
+                  'server is configured with one.',
                 schema: { type: 'string' },
               },
+              ...noStore,
             },
           ),
           '400': protocolResponseRef('ProtocolBadRequest'),

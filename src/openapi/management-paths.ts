@@ -13,6 +13,7 @@ import { managementListParameters } from './management-list-parameters.ts';
 import {
   jsonRequestBody,
   jsonResponse,
+  noStore,
   protocolOperation,
   TRAILING_SLASH_NOTE,
 } from './protocol-operation.ts';
@@ -20,14 +21,6 @@ import { idParameter } from './parameters.ts';
 import { bodyRefused, protocolResponseRef } from './protocol-responses.ts';
 
 const tags = ['Management'];
-
-/** Management responses are never cached (management/routes.ts). */
-const noStore = {
-  'Cache-Control': {
-    description: "Always no-store: users, grants and codes are nobody's to cache.",
-    schema: { type: 'string', const: 'no-store' },
-  },
-};
 
 const badRequest = protocolResponseRef('ProtocolBadRequest');
 const notFound = protocolResponseRef('ProtocolNotFound');

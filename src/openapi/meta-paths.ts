@@ -4,6 +4,7 @@ import { MetaEntry, MetaEntryInput, MetaEntryPage, MetaEntryUpdate } from './met
 import {
   jsonRequestBody,
   jsonResponse,
+  noStore,
   protocolOperation,
   TRAILING_SLASH_NOTE,
 } from './protocol-operation.ts';
@@ -35,7 +36,11 @@ export function metaPaths() {
           ),
         ],
         responses: {
-          '200': jsonResponse('A page of meta entries, by `recorded_at`, newest first.', MetaEntryPage),
+          '200': jsonResponse(
+            'A page of meta entries, by `recorded_at`, newest first.',
+            MetaEntryPage,
+            noStore,
+          ),
           '400': badRequest,
         },
       }),
@@ -45,7 +50,7 @@ export function metaPaths() {
         summary: 'Write a meta entry',
         requestBody: jsonRequestBody(MetaEntryInput),
         responses: {
-          '200': jsonResponse('The new entry, secrets redacted.', MetaEntry),
+          '200': jsonResponse('The new entry, secrets redacted.', MetaEntry, noStore),
           '400': badRequest,
           ...bodyRefused,
         },
@@ -60,7 +65,7 @@ export function metaPaths() {
         description:
           'An import answered 202 is followed here: `Waiting` until its report is in `response_body`.',
         parameters: [metaId],
-        responses: { '200': jsonResponse('The entry.', MetaEntry), '404': notFound },
+        responses: { '200': jsonResponse('The entry.', MetaEntry, noStore), '404': notFound },
       }),
       put: protocolOperation({
         tags,
@@ -69,7 +74,7 @@ export function metaPaths() {
         parameters: [metaId],
         requestBody: jsonRequestBody(MetaEntryUpdate),
         responses: {
-          '200': jsonResponse('The updated entry, secrets redacted.', MetaEntry),
+          '200': jsonResponse('The updated entry, secrets redacted.', MetaEntry, noStore),
           '400': badRequest,
           '404': notFound,
           ...bodyRefused,

@@ -39,6 +39,15 @@ export const protocolOperation = ({
 });
 
 /** A JSON answer of one of the named schemas. */
+/** The protected protocols' answers are never cached (src/http/no-store.ts). */
+export const noStore = {
+  'Cache-Control': {
+    description:
+      "Always no-store: users, grants, codes, the audit trail and import reports are nobody's to cache.",
+    schema: { type: 'string', const: 'no-store' },
+  },
+};
+
 export const jsonResponse = (description: string, schema: z.ZodType, headers?: object) => ({
   description,
   ...(headers ? { headers } : {}),

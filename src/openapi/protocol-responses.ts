@@ -24,7 +24,8 @@ export const protocolResponseComponents = {
   ImportUnavailable: {
     description:
       'Too many imports are waiting (8 accepted and not finished), with `code` and `message`; or the ' +
-      'database is unreachable or still being prepared at start-up. Retry after Retry-After seconds.',
+      'database is unreachable or still being prepared at start-up; or an NDJSON body cannot be stored ' +
+      '(the data directory is not writable or full). Retry after Retry-After seconds.',
     headers: { 'Retry-After': headerRef('Retry-After') },
     content: {
       'application/problem+json': { schema: { anyOf: [schemaRef(ProtocolProblem), schemaRef(Problem)] } },

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { request } from 'node:http';
 import { join } from 'node:path';
@@ -120,6 +120,10 @@ describe('POST /import answered 202', () => {
     const entry = (await response.json()) as JsonObject;
     expect(entry).toMatchObject({ status: 'Waiting', path: '/import', verb: 'POST', appid: loader.login });
     expect(response.headers.get('location')).toBe(`/meta/${entry.id}/`);
+    // Import reports and the audit trail are nobody's to cache.
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const read = await fetch(`${app.url}/meta/${String(entry.id)}/`, { headers: loader.headers });
+    expect(read.headers.get('cache-control')).toBe('no-store');
     const done = await complete(entry.id as string);
     expect(JSON.parse(done.response_body as string)).toMatchObject({ inserted: 1, rejected: 0 });
     expect((await getService(record.id)).body).toMatchObject({ id: record.id, name: 'Later' });
@@ -273,5 +277,55 @@ describe('POST /import JSON size', () => {
     } finally {
       await small.close();
     }
+  });
+});
+
+describe('POST /import on a server behind a path-prefixed proxy, whose data directory is not writable', () => {
+  let other: TestApp;
+  let otherDir: string;
+  let otherLoader: TestUser;
+  beforeAll(async () => {
+    otherDir = await mkdtemp(join(tmpdir(), 'hsds-import-'));
+    const file = join(otherDir, 'a-file');
+    await writeFile(file, '');
+    other = await startTestApp({
+      // Under a file: no directory can be made there, whoever runs the tests (root included).
+      HSDS_DATA_DIR: join(file, 'data'),
+      HSDS_PUBLIC_URL: 'https://api.example.org/hsds',
+    });
+    otherLoader = await createUser(other, [{ path: '/import', verb: 'POST' }]);
+  });
+  afterAll(async () => {
+    await other?.close();
+    await rm(otherDir, { recursive: true, force: true });
+  });
+  const postTo = (query: string, body: string, type: string) =>
+    fetch(`${other.url}/import${query}`, {
+      method: 'POST',
+      headers: { ...otherLoader.headers, 'content-type': type },
+      body,
+    });
+
+  it('points Location at the public URL', async () => {
+    const response = await postTo('', JSON.stringify([service()]), 'application/json');
+    expect(response.status).toBe(202);
+    const entry = (await response.json()) as JsonObject;
+    expect(response.headers.get('location')).toBe(`https://api.example.org/hsds/meta/${String(entry.id)}/`);
+  });
+
+  it('answers an NDJSON upload it cannot store with 503, saying so in the log', async () => {
+    const record = service();
+    const response = await postTo('?wait=true', ndjson(record), 'application/x-ndjson');
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('60');
+    expect(await response.json()).toMatchObject({
+      status: 503,
+      detail:
+        'The server cannot store NDJSON uploads at the moment; retry later, or send the records as JSON.',
+    });
+    expect(other.logs).toContainEqual(
+      expect.objectContaining({ msg: 'NDJSON upload cannot be stored: is HSDS_DATA_DIR writable?' }),
+    );
+    expect((await call(other, 'GET', `/services/${record.id}`)).status).toBe(404);
   });
 });
