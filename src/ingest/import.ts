@@ -2,7 +2,7 @@ import type { Db, ObjectId } from 'mongodb';
 import { documentCollection } from '../db/collections.ts';
 import { decompose, type Decomposition } from './decompose.ts';
 import { entityKey, type EntityType } from './entities.ts';
-import type { InputRecord } from './input-record.ts';
+import { describeSource, type InputRecord } from './input-record.ts';
 import { materialize, type MaterializeResult } from './materialize.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { clearPending, ImportPending, leftPending } from './pending.ts';
@@ -87,6 +87,10 @@ async function runImport(
   };
   try {
     for await (const input of records) {
+      if (input.notice !== undefined) {
+        addWarnings(report, [`${describeSource(input.source)}: ${input.notice}`]);
+        continue;
+      }
       read += 1;
       const validated = validateRecord(input, options.type);
       if (!validated.ok) {

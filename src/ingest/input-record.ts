@@ -23,6 +23,8 @@ export interface InputRecord {
   /** A tabular-form row's table columns: a cell left empty clears its field, a column not there does not. */
   columns?: readonly string[];
   error?: string;
+  /** Not a record but something about the input the report should tell (a table left unread). */
+  notice?: string;
 }
 
 export function describeSource(source: RecordSource): string {

@@ -301,7 +301,7 @@ describe('reading a tabular-form package', () => {
     expect(records.map((record) => record.entity)).toEqual(['taxonomy', 'taxonomy_term', 'service']);
   });
 
-  it('reports an unknown table once, by name, and reads the others', async () => {
+  it('notes an unknown table once, by name (not a bad record), and reads the others', async () => {
     const dir = await writePackage(
       [resource('widget', 'widgets.csv', [field('id')]), resource('service', 'services.csv', serviceFields)],
       { 'widgets.csv': 'id\n1\n2\n', 'services.csv': `id,name,status\n${SERVICE_A},A,active\n` },
@@ -310,7 +310,7 @@ describe('reading a tabular-form package', () => {
     expect(records).toHaveLength(2);
     expect(records[0]).toEqual({
       source: { file: join(dir, 'widgets.csv') },
-      error: expect.stringContaining('table widget holds no HSDS entity'),
+      notice: expect.stringContaining('table widget holds no HSDS entity'),
     });
     expect(records[1]).toMatchObject({ entity: 'service', value: { id: SERVICE_A } });
   });
@@ -380,12 +380,15 @@ describe('importing a tabular-form package', () => {
     );
     const report = await importRecords(db, readTabularPackage(dir));
     const file = join(dir, 'services.csv');
-    expect(report).toMatchObject({ inserted: 2, rejected: 2 });
+    expect(report).toMatchObject({ inserted: 2, rejected: 1 });
     expect(report.byType.service).toEqual({ inserted: 2, updated: 0, unchanged: 0, rejected: 1 });
     expect(report.rejections).toEqual([
       { at: `${file} row 2`, message: 'column minimum_age: "twelve" is not an integer' },
-      { at: join(dir, 'widgets.csv'), message: expect.stringContaining('table widget') },
     ]);
+    // The table of no entity is told of, not counted as a rejected record.
+    expect(report.warnings).toContainEqual(
+      expect.stringContaining(`${join(dir, 'widgets.csv')}: table widget`),
+    );
     const stored = await db.collection(rowCollection('service')).find({}).sort({ id: 1 }).toArray();
     expect(stored.map((row) => [row.id, row.minimum_age])).toEqual([
       [SERVICE_A, 12],

@@ -16,8 +16,9 @@ const loadOrder = (entity: EntityType | undefined) =>
 /**
  * The HSDS tabular form: a Data Package folder (or its `datapackage.json`) of CSV tables, one per entity.
  * Yields one tabular-form row (`entity` set) per CSV data row, typed by the package's table schemas and
- * streamed table by table. What cannot be read is yielded as an error for the report: a whole unknown or
- * unreadable table once, a bad row on its own.
+ * streamed table by table. What cannot be read is yielded as an error for the report: a whole unreadable
+ * table once, a bad row on its own. A table of no entity we store (HSDS's `meta_table_description`, or not
+ * HSDS at all) is no bad record: a notice says it was not read.
  */
 export async function* readTabularPackage(path: string): AsyncGenerator<InputRecord> {
   const descriptorFile = basename(path) === DATA_PACKAGE_FILE ? path : join(path, DATA_PACKAGE_FILE);
@@ -31,7 +32,7 @@ export async function* readTabularPackage(path: string): AsyncGenerator<InputRec
     .sort((a, b) => loadOrder(a.entity) - loadOrder(b.entity));
   for (const { table, entity } of tables) {
     if ('error' in table) yield { source: { file: table.file }, error: table.error };
-    else if (entity === undefined) yield { source: { file: table.file }, error: unknownTable(table) };
+    else if (entity === undefined) yield { source: { file: table.file }, notice: unknownTable(table) };
     else yield* readTable(table, entity);
   }
 }
