@@ -1,3 +1,4 @@
+import { MongoClient } from 'mongodb';
 import { z } from 'zod';
 import { LOGIN_PATTERN, LOGIN_RULE } from './management/user-input.ts';
 
@@ -15,6 +16,11 @@ const EnvironmentSchema = z
     MONGODB_URI: z
       .string()
       .regex(/^mongodb(\+srv)?:\/\/.+/, 'must be a mongodb:// or mongodb+srv:// connection string')
+      .superRefine((uri, context) => {
+        // The driver's own reading (options, hosts, ports), without connecting: refused here, once.
+        const problem = connectionStringProblem(uri);
+        if (problem) context.addIssue({ code: 'custom', message: problem });
+      })
       .optional(),
     HSDS_DB_NAME: z
       .string()
@@ -27,6 +33,10 @@ const EnvironmentSchema = z
     HSDS_SEED: flag.optional(),
     HSDS_PUBLIC_URL: z
       .url({ protocol: /^https?$/ })
+      .refine(
+        (url) => !/[?#]/.test(url),
+        'must not have a query or fragment: links are made by appending paths',
+      )
       .transform((url) => url.replace(/\/+$/, ''))
       .optional(),
     HSDS_TRUST_PROXY: flag.default(false),
@@ -36,7 +46,12 @@ const EnvironmentSchema = z
       .int()
       .min(1024)
       .default(1024 * 1024),
-    HSDS_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+    HSDS_SHUTDOWN_TIMEOUT_MS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(3_600_000, 'must be at most an hour')
+      .default(10_000),
     HSDS_CORS_ORIGIN: z.string().min(1).default('*'),
     HSDS_CACHE_CONTROL: z.string().min(1).default('public, max-age=60'),
     HSDS_POSTCODES_FILE: z.string().min(1).optional(),
@@ -45,7 +60,11 @@ const EnvironmentSchema = z
       .regex(/^\/[\w-]+(\/[\w-]+)*$/, 'must be a path like /management')
       .default('/management'),
     HSDS_ADMIN_LOGIN: z.string().regex(LOGIN_PATTERN, LOGIN_RULE).optional(),
-    HSDS_ADMIN_CODE: z.string().min(12, 'must be at least 12 characters').optional(),
+    HSDS_ADMIN_CODE: z
+      .string()
+      .min(12, 'must be at least 12 characters')
+      .regex(/\S/, 'must not be only spaces')
+      .optional(),
     HSDS_META_SYSTEM: z.string().min(1).default('hsds-api'),
     HSDS_META_LOG_READS: flag.default(false),
     HSDS_META_BODY_LIMIT_BYTES: z.coerce
@@ -128,4 +147,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
   return toConfig(parsed.data);
+}
+
+/** Why the driver would refuse this connection string (an unknown option, a bad port), if it would. */
+function connectionStringProblem(uri: string): string | undefined {
+  try {
+    // Reads the string and its options; connects only when first used.
+    void new MongoClient(uri);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
 }

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { collectDefaultMetrics } from 'prom-client';
 import { buildApp } from './app.ts';
-import { loadConfig, type Config } from './config.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase } from './db/open-database.ts';
 import { Gazetteer } from './geo/gazetteer.ts';
 import { closeGracefully } from './http/graceful-close.ts';
@@ -37,7 +37,10 @@ async function main(config: Config): Promise<void> {
 
   const gazetteer = new Gazetteer();
   if (config.postcodesFile) {
-    const count = await gazetteer.loadCsv(config.postcodesFile);
+    const count = await gazetteer.loadCsv(config.postcodesFile).catch((error: unknown) => {
+      // The file is the operator's to fix: one line naming the setting, not a stack.
+      throw new ConfigError(`HSDS_POSTCODES_FILE: ${(error as Error).message}`);
+    });
     logger.info({ file: config.postcodesFile, count }, 'postcodes loaded');
   }
   const metrics = new HttpMetrics();

@@ -71,6 +71,22 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ HSDS_META_RETENTION_DAYS: bad })).toThrow(/HSDS_META_RETENTION_DAYS: /);
   });
 
+  it('refuses what the driver, the timers and links could not use', () => {
+    for (const [variable, value, message] of [
+      ['MONGODB_URI', 'mongodb://127.0.0.1:27017/?badopt=1', /MONGODB_URI: option badopt is not supported/],
+      ['MONGODB_URI', 'mongodb://db:99999/', /MONGODB_URI: .*99999/],
+      ['HSDS_SHUTDOWN_TIMEOUT_MS', '3000000000', /HSDS_SHUTDOWN_TIMEOUT_MS: must be at most an hour/],
+      ['HSDS_PUBLIC_URL', 'https://api.example.org/hsds?x=1', /HSDS_PUBLIC_URL: must not have a query/],
+    ] as const)
+      expect(() => loadConfig({ [variable]: value }), value).toThrow(message);
+    expect(() => loadConfig({ HSDS_ADMIN_LOGIN: 'admin', HSDS_ADMIN_CODE: ' '.repeat(12) })).toThrow(
+      /HSDS_ADMIN_CODE: must not be only spaces/,
+    );
+    expect(
+      loadConfig({ MONGODB_URI: 'mongodb+srv://cluster0.example.net/?retryWrites=true' }).mongodbUri,
+    ).toBe('mongodb+srv://cluster0.example.net/?retryWrites=true');
+  });
+
   it('names every bad variable at once', () => {
     expect(() => loadConfig({ PORT: 'x', LOG_LEVEL: 'y' })).toThrow(/PORT: .*; LOG_LEVEL: /);
   });

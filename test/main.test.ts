@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -223,5 +223,22 @@ describe('the server process', () => {
     running.push(process);
     expect(await process.exited).toBe(1);
     expect(process.output().trim()).toMatch(/^Invalid configuration: PORT: /);
+  });
+
+  it('refuses to start on a postcode file it cannot read, in one line naming the setting', async () => {
+    const file = path.join(dataDir, 'postcodes.csv');
+    await writeFile(file, 'code,lat\nAB1 2CD,57.1\n');
+    const process = startScript('src/main.ts', {
+      PORT: String(await freePort()),
+      HOST: '127.0.0.1',
+      HSDS_EMBEDDED: 'standin',
+      HSDS_EMBEDDED_DB_PORT: String(await freePort()),
+      HSDS_DATA_DIR: dataDir,
+      HSDS_POSTCODES_FILE: file,
+    });
+    running.push(process);
+    expect(await process.exited).toBe(1);
+    const lastLine = process.output().trim().split('\n').at(-1);
+    expect(lastLine).toMatch(/^HSDS_POSTCODES_FILE: .*postcodes\.csv: the header must name postcode/);
   });
 });
