@@ -46,7 +46,7 @@ export function buildApp({
   metrics = new HttpMetrics(),
   gazetteer = new Gazetteer(),
   prepared = () => true,
-}: AppDependencies): Koa & { metaEntriesWritten(): Promise<void> } {
+}: AppDependencies): Koa & { backgroundImportsDone(): Promise<void>; metaEntriesWritten(): Promise<void> } {
   // Behind `proxyHops` proxies, the client is the address the outermost one saw: X-Forwarded-For entries
   // before it were written by the client (Koa would take the first one, which anyone can forge).
   const app = new Koa({ proxy: config.trustProxy, maxIpsCount: config.proxyHops });
@@ -74,18 +74,23 @@ export function buildApp({
 
   // One top-level router, so that 405 (with Allow) is decided over every route at once.
   const router = new Router();
+  const imports = importRoutes(protocols);
   for (const area of [
     directoryRoutes({ db: database.db, gazetteer }, config),
     openApiRoutes(config),
     healthRoutes(database, metrics.registry, prepared),
     managementRoutes(protocols),
     metaRoutes(protocols),
-    importRoutes(protocols),
+    imports,
   ]) {
     router.use(area.routes());
   }
   app.use(router.routes());
   app.use(router.allowedMethods());
-  // For a clean shutdown: the entries of the last calls are written before the database is closed.
-  return Object.assign(app, { metaEntriesWritten: () => metaEntries.idle() });
+  // For a clean shutdown: imports accepted (202) run to their end, and the entries of the last calls are
+  // written, before the database is closed.
+  return Object.assign(app, {
+    backgroundImportsDone: imports.backgroundImportsDone,
+    metaEntriesWritten: () => metaEntries.idle(),
+  });
 }

@@ -57,6 +57,13 @@ async function main(config: Config): Promise<void> {
     stopImportRecovery();
     stopMetaRetention();
     await closeGracefully(server, config.shutdownTimeoutMs);
+    // Accepted imports finish, within the same time again; one still running after that is cut off with
+    // the database, and its entry is marked interrupted once a server runs again.
+    const importsDone = await Promise.race([
+      app.backgroundImportsDone().then(() => true),
+      new Promise<false>((resolve) => setTimeout(() => resolve(false), config.shutdownTimeoutMs).unref()),
+    ]);
+    if (!importsDone) logger.warn('imports still running at shutdown were cut off; send them again');
     await app.metaEntriesWritten();
     await closeDatabase();
     logger.info('stopped');

@@ -184,6 +184,50 @@ describe('the server process', () => {
     expect(refused, 'nothing listens on the database port any more').toBe(true);
   });
 
+  it('lets an accepted (202) import run to its end on SIGTERM before closing the database', async () => {
+    const dbPort = String(await freePort());
+    const database = startScript('scripts/db.ts', {
+      HSDS_EMBEDDED: 'standin',
+      HSDS_EMBEDDED_DB_PORT: dbPort,
+      HSDS_DATA_DIR: dataDir,
+    });
+    running.push(database);
+    await waitFor(async () => withEmbeddedClient(Number(dbPort), async () => true), 20_000, 'npm run db');
+    const admin = { HSDS_ADMIN_LOGIN: 'admin', HSDS_ADMIN_CODE: 'admin-code-0123456789' };
+    const server = await startServer({ HSDS_EMBEDDED_DB_PORT: dbPort, HSDS_DB_NAME: 'draining', ...admin });
+    await waitFor(async () => (await fetch(`${server.url}/readyz`)).status === 200, 15_000, 'readiness');
+    // Enough services that the import is still running when the signal comes (about a second).
+    const lines = Array.from({ length: 300 }, (_, index) =>
+      JSON.stringify({
+        id: `5e1f0000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+        name: `Service ${index}`,
+        status: 'active',
+      }),
+    );
+    const accepted = await fetch(`${server.url}/import`, {
+      method: 'POST',
+      headers: {
+        'x-appid': admin.HSDS_ADMIN_LOGIN,
+        'x-appkey': admin.HSDS_ADMIN_CODE,
+        'content-type': 'application/x-ndjson',
+      },
+      body: lines.join('\n'),
+    });
+    expect(accepted.status).toBe(202);
+    const { id } = (await accepted.json()) as { id: string };
+    server.process.child.kill('SIGTERM');
+    expect(await server.process.exited).toBe(0);
+    const [entry, services] = await withEmbeddedClient(Number(dbPort), (client) =>
+      Promise.all([
+        client.db('draining').collection('meta.entries').findOne({ id }),
+        client.db('draining').collection('services').countDocuments(),
+      ]),
+    );
+    expect(entry).toMatchObject({ status: 'Complete' });
+    expect(JSON.parse(entry!.response_body as string)).toMatchObject({ inserted: 300, rejected: 0 });
+    expect(services).toBe(300);
+  });
+
   it('removes meta entries older than HSDS_META_RETENTION_DAYS once started', async () => {
     const dbPort = String(await freePort());
     await startServer({ HSDS_EMBEDDED_DB_PORT: dbPort, HSDS_DB_NAME: 'retention' });

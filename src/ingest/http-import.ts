@@ -52,9 +52,16 @@ const MAX_QUEUED_IMPORTS = 8;
  * With `wait=true` the answer is the report; otherwise 202 with a Waiting meta entry, completed with the
  * report when the import has run. Imports run one at a time (`importRecords`).
  */
-export function importRoutes({ db, config, logger, attempts }: ProtocolDependencies): Router {
+export function importRoutes({
+  db,
+  config,
+  logger,
+  attempts,
+}: ProtocolDependencies): Router & { backgroundImportsDone(): Promise<void> } {
   /** Imports whose body is being received, waiting or running. */
   let accepted = 0;
+  /** Imports answered 202, until they have run and their entries are complete. */
+  const inBackground = new Set<Promise<void>>();
   const tracked = new ImportEntries(new MetaEntries(db), logger);
   const router = new Router();
 
@@ -95,9 +102,13 @@ export function importRoutes({ db, config, logger, attempts }: ProtocolDependenc
     // Absolute behind a proxy that rewrites paths (HSDS_PUBLIC_URL), else relative to the request.
     ctx.set('Location', `${config.publicUrl ?? ''}/meta/${entry.id}/`);
     ctx.body = entry;
-    void tracked.complete(entry.id, runImport);
+    const running = tracked.complete(entry.id, runImport).finally(() => inBackground.delete(running));
+    inBackground.add(running);
   });
-  return router;
+  // For a clean shutdown: the imports already accepted run to their end before the database is closed.
+  return Object.assign(router, {
+    backgroundImportsDone: async () => void (await Promise.allSettled(inBackground)),
+  });
 }
 
 function parseQuery(query: Context['query']) {
