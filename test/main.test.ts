@@ -47,6 +47,23 @@ async function withEmbeddedClient<T>(dbPort: number, use: (client: MongoClient) 
   }
 }
 
+/** `npm run db` on a free port, once it answers: a database that outlives the servers under test. */
+async function startDatabaseProcess(): Promise<{ dbPort: string; process: RunningProcess }> {
+  const dbPort = String(await freePort());
+  const process = startScript('scripts/db.ts', {
+    HSDS_EMBEDDED: 'standin',
+    HSDS_EMBEDDED_DB_PORT: dbPort,
+    HSDS_DATA_DIR: dataDir,
+  });
+  running.push(process);
+  await waitFor(
+    async () => withEmbeddedClient(Number(dbPort), async () => true),
+    20_000,
+    `npm run db on ${dbPort}\n${process.output()}`,
+  );
+  return { dbPort, process };
+}
+
 describe('the server process', () => {
   it('falls back to the stand-in with one log line when no mongod can be had', async () => {
     const server = await startServer({
@@ -124,32 +141,14 @@ describe('the server process', () => {
   });
 
   it('serves from the database `npm run db` runs', async () => {
-    const dbPort = String(await freePort());
-    const database = startScript('scripts/db.ts', {
-      HSDS_EMBEDDED: 'standin',
-      HSDS_EMBEDDED_DB_PORT: dbPort,
-      HSDS_DATA_DIR: dataDir,
-    });
-    running.push(database);
-    await waitFor(
-      async () => withEmbeddedClient(Number(dbPort), async () => true),
-      20_000,
-      `npm run db on ${dbPort}\n${database.output()}`,
-    );
+    const { dbPort } = await startDatabaseProcess();
     const server = await startServer({ HSDS_EMBEDDED_DB_PORT: dbPort });
     expect(server.process.output()).toMatch(/already running; sharing it/);
     await waitFor(async () => (await fetch(`${server.url}/readyz`)).status === 200, 15_000, 'readiness');
   });
 
   it('runs the embedded database itself when the process it shared it with goes away', async () => {
-    const dbPort = String(await freePort());
-    const owner = startScript('scripts/db.ts', {
-      HSDS_EMBEDDED: 'standin',
-      HSDS_EMBEDDED_DB_PORT: dbPort,
-      HSDS_DATA_DIR: dataDir,
-    });
-    running.push(owner);
-    await waitFor(async () => withEmbeddedClient(Number(dbPort), async () => true), 20_000, 'npm run db');
+    const { dbPort, process: owner } = await startDatabaseProcess();
     const server = await startServer({ HSDS_EMBEDDED_DB_PORT: dbPort, HSDS_DB_NAME: 'takeover' });
     await withEmbeddedClient(Number(dbPort), (client) =>
       client.db('takeover').collection('kept').insertOne({ id: 'written-before' }),
@@ -185,14 +184,7 @@ describe('the server process', () => {
   });
 
   it('lets an accepted (202) import run to its end on SIGTERM before closing the database', async () => {
-    const dbPort = String(await freePort());
-    const database = startScript('scripts/db.ts', {
-      HSDS_EMBEDDED: 'standin',
-      HSDS_EMBEDDED_DB_PORT: dbPort,
-      HSDS_DATA_DIR: dataDir,
-    });
-    running.push(database);
-    await waitFor(async () => withEmbeddedClient(Number(dbPort), async () => true), 20_000, 'npm run db');
+    const { dbPort } = await startDatabaseProcess();
     const admin = { HSDS_ADMIN_LOGIN: 'admin', HSDS_ADMIN_CODE: 'admin-code-0123456789' };
     const server = await startServer({ HSDS_EMBEDDED_DB_PORT: dbPort, HSDS_DB_NAME: 'draining', ...admin });
     await waitFor(async () => (await fetch(`${server.url}/readyz`)).status === 200, 15_000, 'readiness');
