@@ -1,17 +1,9 @@
 import { z } from 'zod';
 import { HttpProblem } from '../http/problem.ts';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../http/paging.ts';
+import { queryInteger } from '../http/query-integer.ts';
 
-/** Query values arrive as strings, JSON bodies as numbers or booleans: both are accepted. */
-const integer = (min: number, max: number) =>
-  z.preprocess(
-    (value) => (typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value),
-    z
-      .int({ error: 'must be an integer' })
-      .min(min, `must be at least ${min}`)
-      .max(max, `must be at most ${max}`),
-  );
-
+/** Query values arrive as strings, JSON bodies as booleans: both are accepted. */
 const flag = z.preprocess(
   (value) => (value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value),
   z.boolean({ error: 'must be true or false' }),
@@ -48,8 +40,8 @@ const DECIMAL = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?\s*$/i;
 
 /** Every parameter of every core list endpoint, by name; each endpoint picks the ones it takes. */
 export const parameters = {
-  page: integer(1, 1_000_000).default(1).describe('Page number, counting from 1.'),
-  per_page: integer(1, MAX_PER_PAGE)
+  page: queryInteger(1, 1_000_000).default(1).describe('Page number, counting from 1.'),
+  per_page: queryInteger(1, MAX_PER_PAGE)
     .default(DEFAULT_PER_PAGE)
     .describe(`Items per page, at most ${MAX_PER_PAGE}; use format=ndjson to fetch everything.`),
   format: z

@@ -2,6 +2,7 @@ import type { ParsedUrlQuery } from 'node:querystring';
 import type { Document, Filter, Sort } from 'mongodb';
 import { z } from 'zod';
 import { HttpProblem, type ProblemDetail } from '../http/problem.ts';
+import { queryInteger } from '../http/query-integer.ts';
 
 /** Items on a page of a management list when the caller does not say. */
 export const DEFAULT_PER_PAGE = 25;
@@ -26,13 +27,6 @@ export interface ListRequest {
   perPage: number;
 }
 
-const wholeNumber = (max: number) =>
-  z
-    .string()
-    .regex(/^\d{1,9}$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().min(1, 'must be at least 1').max(max, `must be at most ${max}`));
-
 const text = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
 
 /** `query` matches case-insensitively anywhere in a field; its characters are all literal. */
@@ -46,8 +40,8 @@ export const listParametersSchema = (fields: ListFields) =>
       .transform(splitQueries)
       .pipe(z.array(fieldCondition(fields.filterable)))
       .optional(),
-    page: wholeNumber(1_000_000).default(1),
-    per_page: wholeNumber(MAX_PER_PAGE).default(DEFAULT_PER_PAGE),
+    page: queryInteger(1, 1_000_000).default(1),
+    per_page: queryInteger(1, MAX_PER_PAGE).default(DEFAULT_PER_PAGE),
     sortby: z
       .enum(fields.sortable, `must be one of ${fields.sortable.join(', ')}`)
       .default(fields.sortable[0]),

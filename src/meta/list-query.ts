@@ -1,21 +1,14 @@
-import { z } from 'zod';
 import { DEFAULT_PER_PAGE } from '../http/paging.ts';
 import { invalidParameter } from '../http/problem.ts';
+import { queryInteger } from '../http/query-integer.ts';
 
 /** Spec 8.1 caps the management protocol's pages at 100; the meta protocol's lists follow it. */
 export const MAX_META_PER_PAGE = 100;
 
-const pageNumber = (max: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, 'must be a positive integer')
-    .transform(Number)
-    .pipe(z.int().min(1, 'must be at least 1').max(max, `must be at most ${max}`));
-
 /** What `page` and `per_page` accept, from the text of a query string (their defaults are `parsePaging`'s). */
 export const pagingParameters = {
-  page: pageNumber(1_000_000),
-  per_page: pageNumber(MAX_META_PER_PAGE),
+  page: queryInteger(1, 1_000_000),
+  per_page: queryInteger(1, MAX_META_PER_PAGE),
 };
 
 /** `page` and `per_page` from a query string, or a 400 naming the one at fault. */

@@ -27,12 +27,12 @@ export function metaPaths() {
         operationId: 'listMetaEntries',
         summary: 'List meta entries, newest first',
         parameters: [
-          queryParameter('page', pagingParameters.page, 'Page number, from 1.', '1'),
+          queryParameter('page', pagingParameters.page, 'Page number, from 1.', 1),
           queryParameter(
             'per_page',
             pagingParameters.per_page,
             `Entries on a page, at most ${MAX_META_PER_PAGE}.`,
-            String(DEFAULT_PER_PAGE),
+            DEFAULT_PER_PAGE,
           ),
         ],
         responses: {

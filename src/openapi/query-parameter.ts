@@ -3,16 +3,24 @@ import { inputJsonSchema } from './input-schema.ts';
 
 /**
  * A query parameter of the management and meta protocols or of bulk loading, whose schema parses the
- * text of a query string. Its default, given as `defaultText` or by the schema, is written as the text a
- * query would carry, the type the documented schema has.
+ * text of a query string. Its default, given or the schema's, is written in the type the documented
+ * schema has: a number for an integer, else the text a query would carry.
  */
-export function queryParameter(name: string, schema: z.ZodType, description: string, defaultText?: string) {
-  const applied = schema instanceof z.ZodDefault ? String(schema.def.defaultValue) : defaultText;
+export function queryParameter(
+  name: string,
+  schema: z.ZodType,
+  description: string,
+  defaultValue?: string | number,
+) {
+  const json = inputJsonSchema(schema);
+  const applied = schema instanceof z.ZodDefault ? (schema.def.defaultValue as unknown) : defaultValue;
+  const typed =
+    applied === undefined ? undefined : json.type === 'integer' ? Number(applied) : String(applied);
   return {
     name,
     in: 'query',
     required: false,
     description,
-    schema: { ...inputJsonSchema(schema), ...(applied === undefined ? {} : { default: applied }) },
+    schema: { ...json, ...(typed === undefined ? {} : { default: typed }) },
   };
 }

@@ -99,7 +99,7 @@ describe('management lists', () => {
   it.each([
     ['per_page', { per_page: '101' }, 'at most 100'],
     ['per_page', { per_page: '0' }, 'at least 1'],
-    ['page', { page: 'two' }, 'whole number'],
+    ['page', { page: 'two' }, 'must be an integer'],
     ['sortby', { sortby: 'code' }, 'must be one of login, name, email, id'],
     ['order', { order: 'up' }, "'asc' or 'desc'"],
     ['queries', { queries: 'code:x' }, 'only the fields id, login, name, email'],
