@@ -23,7 +23,7 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
     const parameters: Record<string, unknown> = parseListParameters(
       endpoint.parameters,
       ctx.query,
-      body !== undefined && isEmptyBody(body) ? undefined : body,
+      body !== undefined && isEmptyBody(ctx, body) ? undefined : body,
     );
     const query = await endpoint.query(parameters, context);
     const collection = context.db.collection(endpoint.collection);
@@ -174,5 +174,11 @@ async function* mapped(cursor: AsyncIterable<Document>, map: (document: Document
   for await (const document of cursor) yield map(document);
 }
 
-const isEmptyBody = (body: unknown) =>
-  body !== null && typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0;
+/**
+ * A POST without parameters in its body: `{}`, or no body at all (`Content-Length: 0`, or chunked and
+ * empty), which koa-body's lenient JSON parser gives as the empty string, as it does the JSON text `""`:
+ * that one (two bytes) stays a body that is not an object.
+ */
+const isEmptyBody = (ctx: Context, body: unknown) =>
+  (body === '' && !(ctx.request.length > 0)) ||
+  (body !== null && typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0);

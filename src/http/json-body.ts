@@ -34,11 +34,6 @@ export function jsonBody(limitBytes: number): Middleware {
     if (hasBody && !ctx.is(JSON_TYPES)) {
       throw new HttpProblem(415, 'The request body must be application/json.');
     }
-    return parse(ctx, async () => {
-      // An empty JSON body (`Content-Length: 0`, or chunked with nothing in it) is no body, as without a
-      // Content-Type: koa-body's lenient parser would give the empty string.
-      if ((ctx.request as { body?: unknown }).body === '') (ctx.request as { body?: unknown }).body = {};
-      await next();
-    });
+    return parse(ctx, next);
   };
 }

@@ -38,7 +38,6 @@ export const protocolOperation = ({
   },
 });
 
-/** A JSON answer of one of the named schemas. */
 /** The protected protocols' answers are never cached (src/http/no-store.ts). */
 export const noStore = {
   'Cache-Control': {
@@ -48,6 +47,7 @@ export const noStore = {
   },
 };
 
+/** A JSON answer of one of the named schemas. */
 export const jsonResponse = (description: string, schema: z.ZodType, headers?: object) => ({
   description,
   ...(headers ? { headers } : {}),

@@ -128,6 +128,9 @@ describe('lists and paging', () => {
     const empty = new ReadableStream({ start: (controller) => controller.close() });
     const chunked = { method: 'POST', headers, body: empty, duplex: 'half' } as RequestInit;
     expect(await getJson('/services?per_page=3&page=2', chunked)).toEqual(get);
+    // The JSON text "" is a body, and not an object of parameters.
+    const quotes = await fetch(`${app.url}/services`, { method: 'POST', headers, body: '""' });
+    expect(quotes.status).toBe(400);
   });
 
   it('refuses malformed parameters with 400 naming them', async () => {

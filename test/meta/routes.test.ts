@@ -120,6 +120,15 @@ describe('meta entries: validation', () => {
     });
     expect(text.status).toBe(415);
     expect(await text.json()).toMatchObject({ code: 415, message: expect.any(String) });
+    // No body, or the JSON text "", is no entry: a write needs its object.
+    for (const body of [undefined, '""']) {
+      const empty = await fetch(`${app.url}/meta/`, {
+        method: 'POST',
+        headers: { ...auditor.headers, 'content-type': 'application/json' },
+        body,
+      });
+      expect(empty.status, String(body)).toBe(400);
+    }
   });
 
   it('redacts secrets inside the JSON texts of an entry before storing it', async () => {
