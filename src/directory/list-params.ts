@@ -87,7 +87,7 @@ export const parameters = {
     )
     .optional()
     .describe(
-      "Only results within this many metres of the postcode's centroid, nearest first, equal distances by id (needs postcode).",
+      "Only results within this many metres of the postcode's centroid, nearest first; on pages, equal distances by id (needs postcode).",
     ),
 } as const;
 

@@ -76,9 +76,18 @@ async function removeLeftSpoolFiles(directory: string): Promise<void> {
       spooler === undefined ||
       (spooler.host === host
         ? spooler.pid === process.pid || !isRunning(spooler.pid)
-        : Date.now() - (await stat(path)).mtimeMs > OTHER_HOSTS_FILES_KEPT_MS);
+        : await untouchedFor(path, OTHER_HOSTS_FILES_KEPT_MS));
     if (left) await rm(path, { recursive: true, force: true });
   }
+}
+
+/** Whether the file has not changed for `ms`; one gone meanwhile (another host removed it) has not. */
+async function untouchedFor(path: string, ms: number): Promise<boolean> {
+  const stats = await stat(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  return stats !== undefined && Date.now() - stats.mtimeMs > ms;
 }
 
 /** How long a spooled body of another host is kept untouched: longer than any upload and its import. */

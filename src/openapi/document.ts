@@ -44,7 +44,7 @@ const description = (baseUrl: string) =>
 Our profile, in brief (the full list of decisions is at [/profile](${baseUrl}/profile)):
 
 - Lists: \`page\` counts from 1; \`per_page\` defaults to 50, at most 1000. Items are ordered by \`id\`
-  (nearest first with \`proximity\`, equal distances by id). \`format=ndjson\` streams every match unpaged; \`minimal=true\` (services)
+  (nearest first with \`proximity\`; on pages, equal distances by id). \`format=ndjson\` streams every match unpaged; \`minimal=true\` (services)
   answers one array of \`{id, modified_date}\`; \`full=true\` gives fully nested items.
 - POST on a list takes the same parameters in the query or as a JSON object body (body values win).
   Unknown parameters are ignored; a known one given twice or malformed is a 400 naming it (paging
