@@ -13,7 +13,7 @@ import { errorHandler } from './http/error-handler.ts';
 import { healthRoutes } from './http/health.ts';
 import { HttpMetrics } from './http/metrics.ts';
 import { requestId } from './http/request-id.ts';
-import { writesAfterPreparation } from './http/writes-after-preparation.ts';
+import { writesAfterIndexes } from './http/writes-after-indexes.ts';
 import { importRoutes } from './ingest/http-import.ts';
 import { managementRoutes } from './management/routes.ts';
 import { MetaEntries } from './meta/entries.ts';
@@ -32,10 +32,15 @@ export interface AppDependencies {
   gazetteer?: Gazetteer;
   /**
    * Whether the database is prepared (indexes, and the sample data when seeding): `main.ts` prepares it
-   * in the background after listening; until then the server is not ready, and writes to the protected
-   * protocols wait (503). Prepared unless given.
+   * in the background after listening; until then the server is not ready. Prepared unless given.
    */
   prepared?: () => boolean;
+  /**
+   * Whether the indexes were made (or cannot be, for a reason an operator must fix through the API, such
+   * as logins already duplicated): until then writes to the protected protocols wait (503). Made unless
+   * given.
+   */
+  indexed?: () => boolean;
 }
 
 /** Builds the Koa application without listening: `main.ts` serves it, tests drive it directly. */
@@ -46,6 +51,7 @@ export function buildApp({
   metrics = new HttpMetrics(),
   gazetteer = new Gazetteer(),
   prepared = () => true,
+  indexed = () => true,
 }: AppDependencies): Koa & { backgroundImportsDone(): Promise<void>; metaEntriesWritten(): Promise<void> } {
   // Behind `proxyHops` proxies, the client is the address the outermost one saw: X-Forwarded-For entries
   // before it were written by the client (Koa would take the first one, which anyone can forge).
@@ -70,7 +76,7 @@ export function buildApp({
     }),
   );
 
-  app.use(writesAfterPreparation(prepared, config));
+  app.use(writesAfterIndexes(indexed, config));
 
   // One top-level router, so that 405 (with Allow) is decided over every route at once.
   const router = new Router();

@@ -4,6 +4,7 @@ import { collectDefaultMetrics } from 'prom-client';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase } from './db/open-database.ts';
+import { isDatabaseUnavailable } from './db/unavailable.ts';
 import { Gazetteer } from './geo/gazetteer.ts';
 import { closeGracefully } from './http/graceful-close.ts';
 import { ensureAdministrator } from './management/admin-bootstrap.ts';
@@ -21,9 +22,16 @@ async function main(config: Config): Promise<void> {
   // API serves (503s where it needs the database) meanwhile, so an orchestrator's probes see a live process,
   // and /readyz says ready only once this is done.
   let prepared = false;
+  let indexed = false;
   void retryUntilDone(
     async () => {
-      await database.ensureIndexes();
+      await database.ensureIndexes().catch((error: unknown) => {
+        // The database answered but refused (e.g. logins already duplicated): the operator fixes that
+        // through the API, so writes are let through while the indexes are retried.
+        if (!isDatabaseUnavailable(error)) indexed = true;
+        throw error;
+      });
+      indexed = true;
       await finishInterruptedImports(database.db, logger);
       if (config.admin) await ensureAdministrator(database.db, config.admin, logger);
       if (config.seed) await seedSampleData(database.db, logger);
@@ -45,7 +53,15 @@ async function main(config: Config): Promise<void> {
   }
   const metrics = new HttpMetrics();
   collectDefaultMetrics({ register: metrics.registry });
-  const app = buildApp({ config, database, logger, metrics, gazetteer, prepared: () => prepared });
+  const app = buildApp({
+    config,
+    database,
+    logger,
+    metrics,
+    gazetteer,
+    prepared: () => prepared,
+    indexed: () => indexed,
+  });
   const server = createServer(app.callback());
   server.listen(config.port, config.host);
   await once(server, 'listening');

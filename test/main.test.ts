@@ -3,6 +3,8 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
+import { hashSecret } from '../src/auth/secret.ts';
+import { ACCESS_ENTRIES, USERS } from '../src/management/collections.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from './support/free-port.ts';
 import { startScript, waitFor, type RunningProcess } from './support/process.ts';
@@ -218,6 +220,36 @@ describe('the server process', () => {
     expect(entry).toMatchObject({ status: 'Complete' });
     expect(JSON.parse(entry!.response_body as string)).toMatchObject({ inserted: 300, rejected: 0 });
     expect(services).toBe(300);
+  });
+
+  it('lets writes through when an index cannot be made, so that the data can be mended through the API', async () => {
+    const { dbPort } = await startDatabaseProcess();
+    const code = 'keeper-code-0123456789';
+    // Logins duplicated before the unique index existed: the index cannot be made until one goes.
+    await withEmbeddedClient(Number(dbPort), async (client) => {
+      const db = client.db('mending');
+      const user = (id: string) => ({ id, login: 'twin', name: 'Twin', email: '', code_hash: 'x' });
+      await db
+        .collection(USERS)
+        .insertMany([
+          user('twin-1'),
+          user('twin-2'),
+          { id: 'keeper', login: 'keeper', name: 'Keeper', email: '', code_hash: await hashSecret(code) },
+        ]);
+      await db.collection(ACCESS_ENTRIES).insertOne({ id: 'all', user_id: 'keeper', path: '*', verb: '*' });
+    });
+    const server = await startServer({ HSDS_EMBEDDED_DB_PORT: dbPort, HSDS_DB_NAME: 'mending' });
+    const remove = () =>
+      fetch(`${server.url}/management/users/twin-2`, {
+        method: 'DELETE',
+        headers: { 'x-appid': 'keeper', 'x-appkey': code },
+      });
+    await waitFor(async () => (await remove()).status === 200, 15_000, 'the DELETE');
+    await waitFor(
+      async () => (await fetch(`${server.url}/readyz`)).status === 200,
+      40_000,
+      'the index, retried',
+    );
   });
 
   it('removes meta entries older than HSDS_META_RETENTION_DAYS once started', async () => {

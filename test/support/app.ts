@@ -19,12 +19,12 @@ export interface TestApp {
 }
 
 /**
- * The real app over real HTTP, on a fresh test database, with its log lines captured. `prepared` stands in
- * for `main.ts`'s preparation of the database (done, unless given).
+ * The real app over real HTTP, on a fresh test database, with its log lines captured. `indexed` stands in
+ * for `main.ts`'s making of the indexes (done, unless given).
  */
 export async function startTestApp(
   env: Record<string, string> = {},
-  { prepared }: { prepared?: () => boolean } = {},
+  { indexed }: { indexed?: () => boolean } = {},
 ): Promise<TestApp> {
   const testDatabase = await startTestDatabase();
   const config = loadConfig({ LOG_LEVEL: 'info', ...env });
@@ -43,7 +43,7 @@ export async function startTestApp(
     logger,
   });
   await database.ensureIndexes();
-  const server = createServer(buildApp({ config, database, logger, prepared }).callback());
+  const server = createServer(buildApp({ config, database, logger, indexed }).callback());
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as { port: number };

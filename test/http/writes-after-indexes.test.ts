@@ -4,9 +4,9 @@ import { createUser, type TestUser } from '../meta/support.ts';
 
 let app: TestApp;
 let admin: TestUser;
-let prepared = false;
+let indexed = false;
 beforeAll(async () => {
-  app = await startTestApp({}, { prepared: () => prepared });
+  app = await startTestApp({}, { indexed: () => indexed });
   admin = await createUser(app, [{ path: '*', verb: '*' }]);
 });
 afterAll(async () => app?.close());
@@ -20,7 +20,7 @@ const send = (method: string, path: string, body?: unknown) =>
 
 const newUser = { login: 'bea', name: 'Bea', email: 'bea@example.org', code: 'a-long-enough-code' };
 
-describe('while the database is being prepared', () => {
+describe('until the indexes are made', () => {
   it('refuses writes to the management and meta protocols and bulk loads with 503 and Retry-After', async () => {
     for (const [method, path, body] of [
       ['POST', '/management/users', newUser],
@@ -46,8 +46,8 @@ describe('while the database is being prepared', () => {
     expect((await send('POST', '/services', { per_page: 5 })).status).toBe(200);
   });
 
-  it('takes writes once prepared', async () => {
-    prepared = true;
+  it('takes writes once they are', async () => {
+    indexed = true;
     expect((await send('POST', '/management/users', newUser)).status).toBe(200);
   });
 });
