@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -151,7 +151,13 @@ describe('the server process', () => {
 
   it('runs the embedded database itself when the process it shared it with goes away', async () => {
     const { dbPort, process: owner } = await startDatabaseProcess();
-    const server = await startServer({ HSDS_EMBEDDED_DB_PORT: dbPort, HSDS_DB_NAME: 'takeover' });
+    // Started elsewhere, with a data directory of its own: the owner's is the one taken over.
+    const elsewhere = await mkdtemp(path.join(tmpdir(), 'hsds-main-other-'));
+    const server = await startServer({
+      HSDS_EMBEDDED_DB_PORT: dbPort,
+      HSDS_DB_NAME: 'takeover',
+      HSDS_DATA_DIR: elsewhere,
+    });
     await withEmbeddedClient(Number(dbPort), (client) =>
       client.db('takeover').collection('kept').insertOne({ id: 'written-before' }),
     );
@@ -183,6 +189,8 @@ describe('the server process', () => {
         .on('error', () => resolve(true)),
     );
     expect(refused, 'nothing listens on the database port any more').toBe(true);
+    expect(await readdir(elsewhere)).toEqual([]);
+    await rm(elsewhere, { recursive: true, force: true });
   });
 
   it('lets an accepted (202) import run to its end on SIGTERM before closing the database', async () => {

@@ -11,6 +11,8 @@ export interface EmbeddedDatabaseOptions {
   port: number;
   dataDir: string;
   logger: Logger;
+  /** The database's own directory, when not the kind's under `dataDir` (taken over: the owner's). */
+  dbPath?: string;
 }
 
 export interface EmbeddedDatabase {
@@ -39,9 +41,12 @@ export async function startEmbeddedDatabase(options: EmbeddedDatabaseOptions): P
   const { logger, port } = options;
   const running = await runningOn(port);
   if (running) {
-    logger.info({ uri: uriFor(port) }, 'embedded database already running; sharing it');
-    // Taken over as what it is: its data is in that kind's directory.
-    return shareEmbeddedDatabase({ ...options, mode: running });
+    logger.info(
+      { uri: uriFor(port), dbPath: running.dbPath },
+      'embedded database already running; sharing it',
+    );
+    // Taken over as what it is, on its data: the owner's directory, whatever ours is.
+    return shareEmbeddedDatabase({ ...options, mode: running.kind, dbPath: running.dbPath });
   }
   return await startOwnDatabase(options);
 }
@@ -102,7 +107,7 @@ async function startOwnDatabase(options: EmbeddedDatabaseOptions): Promise<Embed
       );
     }
   }
-  const dbPath = path.join(options.dataDir, 'standin');
+  const dbPath = options.dbPath ?? path.join(options.dataDir, 'standin');
   const server = await startStandin({
     host: HOST,
     port,
@@ -120,7 +125,7 @@ async function startMongod(options: EmbeddedDatabaseOptions): Promise<EmbeddedDa
   // The binary first (found, or downloaded): when there is none, the server's own start-up would print
   // its whole failure before ours says that the stand-in is used instead.
   await MongoBinary.getPath();
-  const dbPath = path.join(options.dataDir, 'mongod');
+  const dbPath = options.dbPath ?? path.join(options.dataDir, 'mongod');
   await mkdir(dbPath, { recursive: true });
   const server = await MongoMemoryServer.create({
     instance: { ip: HOST, port: options.port, dbPath, storageEngine: 'wiredTiger' },
@@ -137,12 +142,21 @@ async function startMongod(options: EmbeddedDatabaseOptions): Promise<EmbeddedDa
   };
 }
 
-/** Which kind of database answers on the port, if one does (the stand-in says so in buildInfo). */
-async function runningOn(port: number): Promise<EmbeddedKind | undefined> {
+/**
+ * Which kind of database answers on the port, if one does (the stand-in says so in buildInfo), and where
+ * its data is, if it says (getCmdLineOpts).
+ */
+async function runningOn(port: number): Promise<{ kind: EmbeddedKind; dbPath?: string } | undefined> {
   const client = new MongoClient(uriFor(port), { serverSelectionTimeoutMS: 500, connectTimeoutMS: 500 });
   try {
-    const info = await client.db('admin').command({ buildInfo: 1 });
-    return info.standin === true ? 'standin' : 'mongod';
+    const admin = client.db('admin');
+    const info = await admin.command({ buildInfo: 1 });
+    const options = await admin.command({ getCmdLineOpts: 1 }).catch(() => undefined);
+    const dbPath: unknown = options?.parsed?.storage?.dbPath;
+    return {
+      kind: info.standin === true ? 'standin' : 'mongod',
+      ...(typeof dbPath === 'string' ? { dbPath } : {}),
+    };
   } catch {
     return undefined;
   } finally {

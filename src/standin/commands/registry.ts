@@ -1,6 +1,7 @@
 import { commandNotFound } from '../errors.ts';
 import { aggregate } from './aggregate.ts';
 import { buildInfo } from './build-info.ts';
+import { getCmdLineOpts } from './get-cmd-line-opts.ts';
 import type { Command } from './command.ts';
 import { count } from './count.ts';
 import { create } from './create.ts';
@@ -38,6 +39,7 @@ const COMMANDS: Command[] = [
   endSessions,
   find,
   findAndModify,
+  getCmdLineOpts,
   getMore,
   hello,
   insert,

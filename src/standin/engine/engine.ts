@@ -18,7 +18,8 @@ export class Engine {
   private readonly databases = new Map<string, Database>();
 
   private constructor(
-    private readonly dataDir: string,
+    /** Where its files are (`getCmdLineOpts` tells it, as mongod tells its --dbpath). */
+    readonly dataDir: string,
     private readonly compactMinBytes: number,
     private readonly unlock: () => Promise<void>,
   ) {}
