@@ -19,9 +19,20 @@ export function jsonBody(limitBytes: number): Middleware {
     jsonLimit: limitBytes,
     jsonStrict: false,
     onError: (error) => {
-      const status = (error as { status?: number }).status;
+      const { status, message, code } = error as { status?: number; message?: string; code?: unknown };
       if (status === 413) throw new HttpProblem(413, `The request body is larger than ${limitBytes} bytes.`);
+      if (status === 415 && message?.startsWith('Unsupported Content-Encoding')) {
+        throw new HttpProblem(415, `${message}: send the body uncompressed, or gzip, deflate or br.`);
+      }
       if (status === 415) throw new HttpProblem(415, 'The request body must be application/json.');
+      // zlib's (Z_DATA_ERROR, …) and brotli's (ERR__ERROR_FORMAT_…): the body is not what its
+      // Content-Encoding says.
+      if (typeof code === 'string' && /^(Z_|ERR__ERROR_|ERR_BROTLI)/.test(code)) {
+        throw new HttpProblem(
+          400,
+          'The request body could not be decompressed as its Content-Encoding says.',
+        );
+      }
       if (status !== undefined && status >= 400 && status < 500) {
         throw new HttpProblem(400, 'The request body is not valid JSON.');
       }

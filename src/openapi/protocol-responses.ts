@@ -18,7 +18,9 @@ export const protocolResponseComponents = {
   ProtocolNotFound: problem('No record has this id.'),
   Conflict: problem('The id or login is already taken; `errors` names the field.'),
   ProtocolPayloadTooLarge: problem('The body is larger than the limit (HSDS_BODY_LIMIT_BYTES).'),
-  UnsupportedMediaType: problem('The body is not application/json.'),
+  UnsupportedMediaType: problem(
+    'The body is not application/json, or is compressed otherwise than with gzip, deflate or br.',
+  ),
   ImportTooLarge: problem('The body is larger than the import limit (HSDS_IMPORT_BODY_LIMIT_BYTES).'),
   ImportUnsupportedMediaType: problem('The body is neither JSON nor NDJSON, or is compressed.'),
   ImportUnavailable: {

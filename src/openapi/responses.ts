@@ -50,7 +50,10 @@ export const responseComponents = {
   BadRequest: problem('A parameter or the body is invalid; `errors` names each one at fault.'),
   NotFound: problem('Nothing exists at this path: no record has this id.'),
   PayloadTooLarge: problem('The body is larger than the limit (HSDS_BODY_LIMIT_BYTES).'),
-  NotJson: problem('The body is not JSON (`application/json` or another `+json` type).'),
+  NotJson: problem(
+    'The body is not JSON (`application/json` or another `+json` type), or is compressed otherwise than ' +
+      'with gzip, deflate or br.',
+  ),
   Unavailable: {
     ...problem(
       'The database is unreachable; the server reconnects by itself. Writes to the management and meta ' +

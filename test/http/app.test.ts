@@ -1,4 +1,4 @@
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 
@@ -93,6 +93,28 @@ describe('problem details', () => {
     expect(await response.json()).toMatchObject({
       status: 415,
       detail: 'The request body must be application/json.',
+    });
+  });
+
+  it('reads compressed JSON bodies, and refuses one that is not what its Content-Encoding says', async () => {
+    const post = (encoding: string, body: Uint8Array | string) =>
+      fetch(`${app.url}/services`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+        body,
+      });
+    expect((await post('gzip', gzipSync('{"per_page": 2}'))).status).toBe(200);
+    for (const encoding of ['gzip', 'deflate', 'br']) {
+      const response = await post(encoding, 'not compressed');
+      expect(response.status, encoding).toBe(400);
+      expect(await response.json()).toMatchObject({
+        detail: 'The request body could not be decompressed as its Content-Encoding says.',
+      });
+    }
+    const unknown = await post('compress', 'x');
+    expect(unknown.status).toBe(415);
+    expect(await unknown.json()).toMatchObject({
+      detail: expect.stringMatching(/^Unsupported Content-Encoding: compress/),
     });
   });
 
