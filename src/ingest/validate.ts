@@ -25,6 +25,10 @@ export type Validated =
 export function validateRecord(input: InputRecord, forcedType?: RecordType): Validated {
   const at = describeSource(input.source);
   if (input.error !== undefined) return { ok: false, rejections: [{ at, message: input.error }] };
+  if (nestedDeeperThan(input.value, MAX_NESTING)) {
+    const message = `a record must not be nested more than ${MAX_NESTING} levels deep (objects and arrays)`;
+    return { ok: false, rejections: [{ at, message }] };
+  }
   const value = withoutNulls(input.value);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return { ok: false, rejections: [{ at, message: 'a record must be a JSON object' }] };
@@ -91,6 +95,24 @@ function reservedFieldNames(value: unknown, path = '$', found: Omit<Rejection, '
     reservedFieldNames(field, at, found);
   }
   return found;
+}
+
+/**
+ * Deeper than any HSDS record (a few levels), and than the nested documents it ends up in can hold:
+ * MongoDB stores at most 100 levels, and a record is embedded a level or two down (an organization in a
+ * service in a service at location). Checked first, and without recursion: every later step recurses.
+ */
+const MAX_NESTING = 64;
+
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth > limit) return true;
+    for (const member of Array.isArray(item) ? item : Object.values(item)) stack.push([member, depth + 1]);
+  }
+  return false;
 }
 
 /** Returns the value itself when it holds no null (the usual case), a copy without them otherwise. */

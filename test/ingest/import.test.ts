@@ -163,6 +163,25 @@ describe('importing records', () => {
     expect(await findService()).toMatchObject({ name: 'Renamed' });
   });
 
+  it('rejects a record nested deeper than any HSDS record, loading the good ones beside it', async () => {
+    // As text: too deep for JSON.stringify's own recursion.
+    const nested = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+    const withExtension = (record: object, extension: string) =>
+      `${JSON.stringify(record).slice(0, -1)},"x_ext":${extension}}`;
+    const report = await importLines(db, [
+      '['.repeat(20_000) + ']'.repeat(20_000),
+      withExtension(service(), nested(20_000)),
+      withExtension(service({ id: SVC2 }), nested(60)),
+    ]);
+    expect(report).toMatchObject({ inserted: 1, rejected: 2 });
+    const tooDeep = 'a record must not be nested more than 64 levels deep (objects and arrays)';
+    expect(report.rejections).toEqual([
+      { at: 'input.ndjson:1', message: tooDeep },
+      { at: 'input.ndjson:2', message: tooDeep },
+    ]);
+    expect(await db.collection('services').countDocuments({ id: SVC2 })).toBe(1);
+  });
+
   it('treats null as an absent field', async () => {
     const report = await importLines(db, [
       service({ alternate_name: null, phones: [{ id: PHONE_A, number: '1', extension: null }] }),
