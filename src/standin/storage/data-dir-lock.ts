@@ -30,7 +30,25 @@ const holds = (pid: number | undefined, dataDir: string) =>
  * appears whole (written aside, then linked into place), so a racer never reads it empty. Gives the
  * function that releases it.
  */
-export async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
+export function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
+  // One attempt at a time per directory in this process: a racer here could otherwise judge the lock
+  // another just linked stale, in the moment before that one records it in `heldHere`.
+  const attempt = (attempts.get(dataDir) ?? Promise.resolve()).then(() => takeLock(dataDir));
+  const settled = attempt.then(
+    () => undefined,
+    () => undefined,
+  );
+  attempts.set(dataDir, settled);
+  void settled.then(() => {
+    if (attempts.get(dataDir) === settled) attempts.delete(dataDir);
+  });
+  return attempt;
+}
+
+/** The last attempt at each directory's lock in this process, which the next one waits for. */
+const attempts = new Map<string, Promise<void>>();
+
+async function takeLock(dataDir: string): Promise<() => Promise<void>> {
   const file = join(dataDir, LOCK_FILE);
   const mine = `${file}.${process.pid}.${randomUUID()}`;
   await writeFile(mine, `${process.pid}\n`);
