@@ -1,8 +1,8 @@
 import { calculateObjectSize } from 'bson';
 import type { AnyBulkWriteOperation, Collection, Document, Filter } from 'mongodb';
 import { MongoBulkWriteError } from 'mongodb';
+import { DUPLICATE_KEY } from '../db/duplicate-key.ts';
 
-const DUPLICATE_KEY = 11000;
 /** MongoDB's BSONObjectTooLarge, also given here to a document the driver refused to send. */
 export const DOCUMENT_TOO_LARGE = 10334;
 /** The largest document MongoDB stores (every server's `maxBsonObjectSize`). */

@@ -13,6 +13,7 @@ import type { BatchRows } from './row-source.ts';
 import { RebuildQueue } from './rebuild-queue.ts';
 import { SerialQueue } from './serial-queue.ts';
 import { validateRecord } from './validate.ts';
+import { acquireImportLease } from './import-lease.ts';
 
 export interface ImportOptions {
   /** Validate and report what would change, writing nothing. */
@@ -43,8 +44,9 @@ const tabularRow = (
 });
 
 /**
- * The imports of this process (`POST /import`, the start-up seed, the CLI), one at a time: two imports
- * rebuilding the same documents at once could each write what it composed before the other's rows.
+ * The imports of this process (`POST /import`, the start-up seed, the CLI), one at a time, in order: two
+ * imports rebuilding the same documents at once could each write what it composed before the other's
+ * rows. Across processes, the import lease (import-lease.ts) keeps them one at a time too.
  */
 const importsOfThisProcess = new SerialQueue();
 
@@ -63,6 +65,21 @@ export function importRecords(
 }
 
 async function runImport(
+  db: Db,
+  records: AsyncIterable<InputRecord>,
+  options: ImportOptions,
+): Promise<ImportReport> {
+  // A dry run writes nothing, so it needs no turn among the database's imports.
+  const releaseLease = options.dryRun ? undefined : await acquireImportLease(db);
+  try {
+    return await runLeased(db, records, options);
+  } finally {
+    // Not given back (the database went away): it expires by itself.
+    await releaseLease?.().catch(() => {});
+  }
+}
+
+async function runLeased(
   db: Db,
   records: AsyncIterable<InputRecord>,
   options: ImportOptions,

@@ -1,4 +1,4 @@
-import { MongoServerError } from 'mongodb';
+import { isDuplicateKey } from '../db/duplicate-key.ts';
 import { HttpProblem } from '../http/problem.ts';
 
 /**
@@ -8,7 +8,7 @@ import { HttpProblem } from '../http/problem.ts';
 export const rethrowAsConflict =
   (record: string) =>
   (error: unknown): never => {
-    if (!(error instanceof MongoServerError) || error.code !== 11000) throw error;
+    if (!isDuplicateKey(error)) throw error;
     const keyPattern: unknown = error.keyPattern;
     const field = keyPattern && typeof keyPattern === 'object' ? Object.keys(keyPattern)[0] : undefined;
     if (field === undefined) throw new HttpProblem(409, `The ${record} conflicts with an existing one.`);
