@@ -25,10 +25,8 @@ export type Validated =
 export function validateRecord(input: InputRecord, forcedType?: RecordType): Validated {
   const at = describeSource(input.source);
   if (input.error !== undefined) return { ok: false, rejections: [{ at, message: input.error }] };
-  if (nestedDeeperThan(input.value, MAX_NESTING)) {
-    const message = `a record must not be nested more than ${MAX_NESTING} levels deep (objects and arrays)`;
-    return { ok: false, rejections: [{ at, message }] };
-  }
+  const shapeProblem = unstorableShape(input.value);
+  if (shapeProblem) return { ok: false, rejections: [{ at, message: shapeProblem }] };
   const value = withoutNulls(input.value);
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return { ok: false, rejections: [{ at, message: 'a record must be a JSON object' }] };
@@ -104,15 +102,25 @@ function reservedFieldNames(value: unknown, path = '$', found: Omit<Rejection, '
  */
 const MAX_NESTING = 64;
 
-function nestedDeeperThan(value: unknown, limit: number): boolean {
+/**
+ * What makes a record impossible to keep as given, whatever its type: nesting deeper than MAX_NESTING, or
+ * a number beyond what JSON text read as a double can hold (`1e400` is read as Infinity, which would be
+ * served as null).
+ */
+function unstorableShape(value: unknown): string | undefined {
   const stack: [unknown, number][] = [[value, 1]];
   while (stack.length > 0) {
     const [item, depth] = stack.pop()!;
+    if (typeof item === 'number' && !Number.isFinite(item)) {
+      return 'a number in the record is too large to keep (beyond ±1.8e308)';
+    }
     if (item === null || typeof item !== 'object') continue;
-    if (depth > limit) return true;
+    if (depth > MAX_NESTING) {
+      return `a record must not be nested more than ${MAX_NESTING} levels deep (objects and arrays)`;
+    }
     for (const member of Array.isArray(item) ? item : Object.values(item)) stack.push([member, depth + 1]);
   }
-  return false;
+  return undefined;
 }
 
 /** Returns the value itself when it holds no null (the usual case), a copy without them otherwise. */

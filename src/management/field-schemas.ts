@@ -4,11 +4,13 @@ import { z } from 'zod';
 export const stringField = () =>
   z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') });
 
-/** A record's id: also a path segment, so plain characters only. */
-export const recordId = stringField().regex(
-  /^[\w.:-]{1,128}$/,
-  'must be 1 to 128 letters, digits or . _ : -',
-);
+/**
+ * A record's id: also a path segment, so plain characters only, and not `.` or `..`, which clients and
+ * browsers resolve away before sending the path.
+ */
+export const recordId = stringField()
+  .regex(/^[\w.:-]{1,128}$/, 'must be 1 to 128 letters, digits or . _ : -')
+  .refine((id) => id !== '.' && id !== '..', "must not be '.' or '..'");
 
 /** A human-readable name. */
 export const displayName = stringField()

@@ -182,6 +182,17 @@ describe('importing records', () => {
     expect(await db.collection('services').countDocuments({ id: SVC2 })).toBe(1);
   });
 
+  it('rejects a number too large to keep, which would be served as null', async () => {
+    const report = await importLines(db, [
+      `${JSON.stringify(service()).slice(0, -1)},"x_big":1e400}`,
+      `${JSON.stringify(service({ id: SVC2 })).slice(0, -1)},"x_big":1e300}`,
+    ]);
+    expect(report).toMatchObject({ inserted: 1, rejected: 1 });
+    expect(report.rejections).toEqual([
+      { at: 'input.ndjson:1', message: 'a number in the record is too large to keep (beyond ±1.8e308)' },
+    ]);
+  });
+
   it('treats null as an absent field', async () => {
     const report = await importLines(db, [
       service({ alternate_name: null, phones: [{ id: PHONE_A, number: '1', extension: null }] }),

@@ -123,6 +123,7 @@ describe('users', () => {
     ['code', { code: 42 }, 'must be a string'],
     ['id', { id: 'has/slash' }, 'letters, digits'],
     ['id', { id: 'auth' }, "must not be 'auth'"],
+    ['id', { id: '..' }, "must not be '.' or '..'"],
     ['role', { role: 'admin' }, 'is not a known field'],
   ])('are validated: a 400 names %s', async (field, change, message) => {
     const answer = await app.admin('POST', `${PREFIX}/users`, newUser('invalid', change));
