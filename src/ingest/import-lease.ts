@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { Db } from 'mongodb';
 import { isDuplicateKey } from '../db/duplicate-key.ts';
-import { isRunning } from '../process-running.ts';
+import { isGoneHere, PID_SPACE } from '../process-running.ts';
 
 /** Where the lease is kept: one document, whose holder runs the database's one import. */
 export const IMPORT_LEASE_COLLECTION = 'import.lease';
@@ -19,9 +18,9 @@ interface Lease {
   _id: string;
   holder: string;
   expiresAt: Date;
-  /** The holding process, so that one on the same host can tell at once that it is gone. */
+  /** The holding process and its pid space, so that one in the same space can tell at once it is gone. */
   pid: number;
-  host: string;
+  pidSpace: string;
 }
 
 /**
@@ -34,13 +33,12 @@ interface Lease {
 export async function acquireImportLease(db: Db): Promise<() => Promise<void>> {
   const leases = db.collection<Lease>(IMPORT_LEASE_COLLECTION);
   const holder = randomUUID();
-  const host = hostname();
   const lease = (): Lease => ({
     _id: LEASE_ID,
     holder,
     expiresAt: new Date(Date.now() + LEASE_MS),
     pid: process.pid,
-    host,
+    pidSpace: PID_SPACE,
   });
   for (;;) {
     try {
@@ -50,7 +48,7 @@ export async function acquireImportLease(db: Db): Promise<() => Promise<void>> {
       if (!isDuplicateKey(error)) throw error;
     }
     const current = await leases.findOne({ _id: LEASE_ID });
-    if (current && isStale(current, host)) {
+    if (current && isStale(current)) {
       // Taken over only as it was read: of two processes taking over, one wins.
       const taken = await leases.findOneAndReplace({ _id: LEASE_ID, holder: current.holder }, lease());
       if (taken) break;
@@ -69,10 +67,9 @@ export async function acquireImportLease(db: Db): Promise<() => Promise<void>> {
 }
 
 /**
- * A lease whose holder cannot be importing: expired (it died or hung elsewhere), or on this host held by a
- * process that is gone, or by this one's pid from an earlier run (as in a container): this process waits
- * for its own imports before taking the lease, so it holds none now.
+ * A lease whose holder cannot be importing: expired (it died or hung elsewhere), or held by a process of
+ * this pid space that is gone; this process waits for its own imports before taking the lease, so a lease
+ * naming its pid is from an earlier run.
  */
-const isStale = (lease: Lease, host: string): boolean =>
-  lease.expiresAt.getTime() < Date.now() ||
-  (lease.host === host && (lease.pid === process.pid || !isRunning(lease.pid)));
+const isStale = (lease: Lease): boolean =>
+  lease.expiresAt.getTime() < Date.now() || isGoneHere(lease.pid, lease.pidSpace);

@@ -1,12 +1,11 @@
 import { readdir, rm, stat } from 'node:fs/promises';
-import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Db } from 'mongodb';
 import type { Logger } from 'pino';
 import { MetaEntries } from '../meta/entries.ts';
 import { importRecords } from './import.ts';
 import { ImportEntries, STALE_AFTER_MS } from './import-entries.ts';
-import { isRunning } from '../process-running.ts';
+import { isGoneHere, PID_SPACE, pidSpaceName } from '../process-running.ts';
 import { spoolDirectory, spoolingProcess } from './request-body.ts';
 
 /**
@@ -58,25 +57,25 @@ export async function finishInterruptedImports(db: Db, logger: Logger): Promise<
 }
 
 /**
- * Removes the spooled bodies no running process is receiving or importing: on this host, those of
+ * Removes the spooled bodies no running process is receiving or importing: in this pid space, those of
  * processes gone, and this process's own from before a restart that reused its pid (it has accepted no
- * upload yet); of other hosts (containers sharing the data volume), whose processes cannot be seen from
- * here, those untouched for a day. Another server sharing the data directory keeps its uploads in progress.
+ * upload yet); of other pid spaces (containers sharing the data volume), whose processes cannot be seen
+ * from here, those untouched for a day. Another server sharing the data directory keeps its uploads.
  */
 async function removeLeftSpoolFiles(directory: string): Promise<void> {
   const files = await readdir(directory).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [];
     throw error;
   });
-  const host = hostname();
+  const here = pidSpaceName(PID_SPACE);
   for (const file of files) {
     const path = join(directory, file);
     const spooler = spoolingProcess(file);
     const left =
       spooler === undefined ||
-      (spooler.host === host
-        ? spooler.pid === process.pid || !isRunning(spooler.pid)
-        : await untouchedFor(path, OTHER_HOSTS_FILES_KEPT_MS));
+      (spooler.spaceName === here
+        ? isGoneHere(spooler.pid, PID_SPACE)
+        : await untouchedFor(path, OTHER_SPACES_FILES_KEPT_MS));
     if (left) await rm(path, { recursive: true, force: true });
   }
 }
@@ -90,5 +89,5 @@ async function untouchedFor(path: string, ms: number): Promise<boolean> {
   return stats !== undefined && Date.now() - stats.mtimeMs > ms;
 }
 
-/** How long a spooled body of another host is kept untouched: longer than any upload and its import. */
-const OTHER_HOSTS_FILES_KEPT_MS = 24 * 60 * 60 * 1000;
+/** How long a spooled body of another pid space is kept untouched: longer than any upload and its import. */
+const OTHER_SPACES_FILES_KEPT_MS = 24 * 60 * 60 * 1000;

@@ -1,17 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { Db } from 'mongodb';
 import { ObjectId } from 'mongodb';
 import { PENDING_COLLECTION } from '../db/collections.ts';
-import { isRunning } from '../process-running.ts';
+import { isGoneHere, PID_SPACE } from '../process-running.ts';
 import type { RootEntity } from './entities.ts';
 import { HEARTBEAT_MS, STALE_AFTER_MS } from './import-entries.ts';
 import type { RowChanges } from './row-writer.ts';
 
 /**
  * The process that recorded changes: `token` tells this run of it from an earlier one with the same pid;
- * `pidSpace` is where its pid means that process (see `pidSpace`), `host` is for people reading it.
+ * `pidSpace` is where its pid means that process (see `PID_SPACE`), `host` is for people reading it.
  */
 interface Owner {
   host: string;
@@ -33,20 +32,7 @@ interface PendingChanges {
   givenLastModified?: string[];
 }
 
-/**
- * Where a pid names one process: on Linux this boot's pid namespace (containers sharing a host name, or
- * a host's network, still have pids of their own), elsewhere the host.
- */
-function pidSpace(): string {
-  try {
-    const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
-    return `${boot}/${readlinkSync('/proc/self/ns/pid')}`;
-  } catch {
-    return hostname();
-  }
-}
-
-const THIS_PROCESS: Owner = { host: hostname(), pidSpace: pidSpace(), pid: process.pid, token: randomUUID() };
+const THIS_PROCESS: Owner = { host: hostname(), pidSpace: PID_SPACE, pid: process.pid, token: randomUUID() };
 
 /** Pending records of this process's imports still running: never left, whatever their heartbeat says. */
 const inProgress = new Set<string>();
@@ -133,8 +119,7 @@ function isLeft({ _id, owner, heartbeatAt }: PendingChanges, now: number): boole
   if (inProgress.has(_id.toHexString())) return false;
   if (owner === undefined || owner.token === THIS_PROCESS.token) return true;
   if (!(heartbeatAt instanceof Date) || now - heartbeatAt.getTime() > STALE_AFTER_MS) return true;
-  if (owner.pidSpace !== THIS_PROCESS.pidSpace) return false;
-  return owner.pid === THIS_PROCESS.pid || !isRunning(owner.pid);
+  return isGoneHere(owner.pid, owner.pidSpace);
 }
 
 /** Changes left pending by imports that did not finish, oldest first. */

@@ -1,30 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
-import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { HttpProblem } from '../http/problem.ts';
+import { PID_SPACE, pidSpaceName } from '../process-running.ts';
 
 /** Where NDJSON bodies are kept between being received and imported: under `HSDS_DATA_DIR`. */
 export const spoolDirectory = (dataDir: string) => join(dataDir, 'import-spool');
 
 /**
- * A spooled body's file is named after the process receiving it, and its host (containers sharing a data
- * volume all run as pid 1), so that clean-ups spare live ones: `<pid>@<host>@<uuid>.ndjson`, the host
- * URI-encoded (so without `@`).
+ * A spooled body's file is named after the process receiving it and its pid space (containers sharing a
+ * data volume all run as pid 1), so that clean-ups spare live ones: `<pid>@<space>@<uuid>.ndjson`.
  */
-const spoolFileName = () => `${process.pid}@${encodeURIComponent(hostname())}@${randomUUID()}.ndjson`;
+const spoolFileName = () => `${process.pid}@${pidSpaceName(PID_SPACE)}@${randomUUID()}.ndjson`;
 
-/**
- * The process that spooled this file and its host, if its name says (see `spoolFileName`); files named
- * by earlier versions give only the pid, and are taken as this host's.
- */
-export function spoolingProcess(fileName: string): { pid: number; host: string } | undefined {
-  const named = /^(\d+)(?:@([^@]*)@|-)/.exec(fileName);
-  if (!named) return undefined;
-  return { pid: Number(named[1]), host: named[2] === undefined ? hostname() : decodeURIComponent(named[2]) };
+/** The process that spooled this file and the name of its pid space, if its name says (`spoolFileName`). */
+export function spoolingProcess(fileName: string): { pid: number; spaceName: string } | undefined {
+  const named = /^(\d+)@([^@]+)@/.exec(fileName);
+  return named ? { pid: Number(named[1]), spaceName: named[2]! } : undefined;
 }
 
 const tooLarge = (limitBytes: number) =>

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { hostname } from 'node:os';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { IMPORT_LEASE_COLLECTION, LEASE_MS, acquireImportLease } from '../../src/ingest/import-lease.ts';
+import { PID_SPACE } from '../../src/process-running.ts';
 import { importLines } from '../support/import.ts';
 import { startTestDatabase, type TestDatabase } from '../support/database.ts';
 
@@ -22,12 +22,12 @@ afterEach(async () => {
 
 const leases = () => database.db.collection<Record<string, unknown>>(IMPORT_LEASE_COLLECTION);
 /** The lease as another process left it. */
-const heldBy = (pid: number, host: string, expiresInMs: number) =>
+const heldBy = (pid: number, pidSpace: string, expiresInMs: number) =>
   leases().insertOne({
     _id: 'import' as never,
     holder: 'another',
     pid,
-    host,
+    pidSpace,
     expiresAt: new Date(Date.now() + expiresInMs),
   });
 const settlesWithin = async (promise: Promise<unknown>, ms: number) =>
@@ -37,7 +37,7 @@ const SERVICE = { id: '7a2b0000-0000-4000-8000-000000000001', name: 'Leased Pant
 
 describe('the import lease: one import at a time per database, across processes', () => {
   it('makes an import wait while another live process holds it, and run once it is given back', async () => {
-    await heldBy(alive.pid!, hostname(), LEASE_MS);
+    await heldBy(alive.pid!, PID_SPACE, LEASE_MS);
     const running = importLines(database.db, [SERVICE]);
     expect(await settlesWithin(running, 1_000)).toBe(false);
     expect(await database.db.collection('services').countDocuments()).toBe(0);
@@ -47,27 +47,27 @@ describe('the import lease: one import at a time per database, across processes'
     expect(await leases().countDocuments()).toBe(0);
   });
 
-  it('waits for a holder on another host until its lease expires', async () => {
-    await heldBy(1, 'another-host', 1_500);
+  it('waits for a holder in another pid space (another host or container) until its lease expires', async () => {
+    await heldBy(1, 'another-pid-space', 1_500);
     const started = Date.now();
     const release = await acquireImportLease(database.db);
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
     await release();
   });
 
-  it('takes at once a lease whose holder on this host is gone, or was this pid in an earlier run', async () => {
+  it('takes at once a lease whose holder in this pid space is gone, or was this pid in an earlier run', async () => {
     const gone = spawn(process.execPath, ['-e', '']);
     await once(gone, 'exit');
     for (const pid of [gone.pid!, process.pid]) {
-      await heldBy(pid, hostname(), LEASE_MS);
+      await heldBy(pid, PID_SPACE, LEASE_MS);
       const release = await acquireImportLease(database.db);
-      expect(await leases().findOne({})).toMatchObject({ pid: process.pid, host: hostname() });
+      expect(await leases().findOne({})).toMatchObject({ pid: process.pid, pidSpace: PID_SPACE });
       await release();
     }
   });
 
   it('is not needed by a dry run', async () => {
-    await heldBy(alive.pid!, hostname(), LEASE_MS);
+    await heldBy(alive.pid!, PID_SPACE, LEASE_MS);
     const another = { ...SERVICE, id: '7a2b0000-0000-4000-8000-000000000002' };
     expect(await importLines(database.db, [another], { dryRun: true })).toMatchObject({ inserted: 1 });
   });

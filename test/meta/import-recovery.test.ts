@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recoverInterruptedImports } from '../../src/ingest/import-recovery.ts';
+import { PID_SPACE, pidSpaceName } from '../../src/process-running.ts';
 import { HEARTBEAT_MS, ImportEntries, INTERRUPTED, STALE_AFTER_MS } from '../../src/ingest/import-entries.ts';
 import { createLogger } from '../../src/log.ts';
 import { MetaEntries } from '../../src/meta/entries.ts';
@@ -63,16 +64,14 @@ describe('spooled import bodies at start-up', () => {
     await once(gone, 'exit');
     const alive = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)']);
     try {
-      const here = encodeURIComponent(hostname());
+      const here = pidSpaceName(PID_SPACE);
       const names = [
         `${gone.pid}@${here}@a.ndjson`,
         `${alive.pid}@${here}@b.ndjson`,
         `${process.pid}@${here}@c.ndjson`,
         'd.ndjson',
-        // Named by earlier versions: this host's.
-        `${gone.pid}-e.ndjson`,
-        `${alive.pid}-f.ndjson`,
-        // Another container on the data volume, as pid 1 like this one may be: kept while recent.
+        // Another container on the data volume (another pid space), as pid 1 like this one may be: kept
+        // while recent.
         `1@other-container@g.ndjson`,
         `${process.pid}@other-container@h.ndjson`,
         `1@long-gone-container@i.ndjson`,
@@ -86,7 +85,6 @@ describe('spooled import bodies at start-up', () => {
       expect((await readdir(spool)).sort()).toEqual(
         [
           `${alive.pid}@${here}@b.ndjson`,
-          `${alive.pid}-f.ndjson`,
           '1@other-container@g.ndjson',
           `${process.pid}@other-container@h.ndjson`,
         ].sort(),
