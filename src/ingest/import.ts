@@ -11,7 +11,7 @@ import { addRejections, addWarnings, countOutcome, emptyReport, type ImportRepor
 import { applyRowChanges, planRowChanges, type RowChanges } from './row-writer.ts';
 import type { BatchRows } from './row-source.ts';
 import { RebuildQueue } from './rebuild-queue.ts';
-import { SerialQueue } from './serial-queue.ts';
+import { SerialQueue } from '../serial-queue.ts';
 import { validateRecord } from './validate.ts';
 import { acquireImportLease } from './import-lease.ts';
 

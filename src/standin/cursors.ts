@@ -2,9 +2,10 @@ import { Long, type Document } from 'bson';
 import { encodingOf } from './document-encoding.ts';
 import { randomBytes } from 'node:crypto';
 import { cursorNotFound } from './errors.ts';
+import { MAX_BSON_OBJECT_SIZE } from './limits.ts';
 
 /** MongoDB's cap on a reply batch, so that the whole reply stays under the 16 MiB BSON limit. */
-const MAX_BATCH_BYTES = 16 * 1024 * 1024 - 64 * 1024;
+const MAX_BATCH_BYTES = MAX_BSON_OBJECT_SIZE - 64 * 1024;
 /** First batches hold 101 documents unless the client asks otherwise (find and aggregate alike). */
 export const DEFAULT_FIRST_BATCH_SIZE = 101;
 /** cursorTimeoutMillis default of mongod. */

@@ -6,9 +6,10 @@ import { CursorRegistry } from './cursors.ts';
 import { dispatchCommand } from './dispatcher.ts';
 import { Engine } from './engine/engine.ts';
 import { locationError } from './errors.ts';
-import { SerialQueue } from './engine/serial-queue.ts';
+import { SerialQueue } from '../serial-queue.ts';
 import { FrameSplitter } from './wire/frame-splitter.ts';
 import { encodeOpMsgReply, encodeOpReply, parseMessage, type ClientMessage } from './wire/messages.ts';
+import { MAX_BSON_OBJECT_SIZE, MAX_MESSAGE_SIZE_BYTES } from './limits.ts';
 
 export interface StandinOptions {
   host?: string;
@@ -27,7 +28,7 @@ export interface StandinServer {
 }
 
 /** Largest message accepted: maxMessageSizeBytes plus room for the header and body of an OP_MSG. */
-const MAX_INCOMING_BYTES = 48_000_000 + 16 * 1024 * 1024;
+const MAX_INCOMING_BYTES = MAX_MESSAGE_SIZE_BYTES + MAX_BSON_OBJECT_SIZE;
 
 const LEGACY_HANDSHAKES = new Set(['hello', 'isMaster', 'ismaster']);
 

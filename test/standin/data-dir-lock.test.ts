@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startStandin } from '../../src/standin/server.ts';
 import { makeDataDir, startHarness, type Harness } from './helpers.ts';
@@ -19,6 +19,9 @@ describe('one stand-in per data directory', () => {
     await expect(startStandin({ port: 0, dataDir })).rejects.toThrow(
       new RegExp(`in use by process ${process.pid}`),
     );
+    // However the directory is spelt.
+    const spelt = join(relative(process.cwd(), dataDir), '.');
+    await expect(startStandin({ port: 0, dataDir: spelt })).rejects.toThrow(/in use by process/);
     // Still whole: the refused server wrote nothing.
     expect(await first.client.db('d').collection('c').countDocuments()).toBe(1);
     await first.stop();

@@ -1,4 +1,5 @@
 import type { ServerCommand } from './command.ts';
+import { MAX_BSON_OBJECT_SIZE } from '../limits.ts';
 
 export const STANDIN_VERSION = '8.0.0';
 
@@ -11,7 +12,7 @@ export const buildInfo: ServerCommand = {
     versionArray: STANDIN_VERSION.split('.').map(Number).concat(0),
     gitVersion: 'standin',
     bits: 64,
-    maxBsonObjectSize: 16 * 1024 * 1024,
+    maxBsonObjectSize: MAX_BSON_OBJECT_SIZE,
     storageEngines: ['standin'],
     standin: true,
     ok: 1,

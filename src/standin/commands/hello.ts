@@ -1,4 +1,5 @@
 import type { ServerCommand } from './command.ts';
+import { MAX_BSON_OBJECT_SIZE, MAX_MESSAGE_SIZE_BYTES } from '../limits.ts';
 
 /** The wire version of MongoDB 8.0, which driver v7 (minimum 9 - 4.2) accepts. */
 export const MAX_WIRE_VERSION = 25;
@@ -12,8 +13,8 @@ export const hello: ServerCommand = {
     return {
       ...(body.helloOk === true ? { helloOk: true } : {}),
       ...(legacy ? { ismaster: true } : { isWritablePrimary: true }),
-      maxBsonObjectSize: 16 * 1024 * 1024,
-      maxMessageSizeBytes: 48_000_000,
+      maxBsonObjectSize: MAX_BSON_OBJECT_SIZE,
+      maxMessageSizeBytes: MAX_MESSAGE_SIZE_BYTES,
       maxWriteBatchSize: 100_000,
       localTime: new Date(),
       logicalSessionTimeoutMinutes: 30,

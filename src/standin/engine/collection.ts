@@ -8,6 +8,7 @@ import type { JournalRecord } from '../storage/journal-record.ts';
 import { CollectionIndex } from './collection-index.ts';
 import { indexKey, isIndexableScalar } from './index-key.ts';
 import { ID_INDEX_SPEC, type IndexSpec } from './index-spec.ts';
+import { MAX_BSON_OBJECT_SIZE } from '../limits.ts';
 
 export interface CollectionHost {
   readonly databaseName: string;
@@ -20,9 +21,6 @@ export interface CandidatePlan {
   indexName: string | null;
   docs: Iterable<Document>;
 }
-
-/** MongoDB's limit on a stored document's BSON size (16 MiB). */
-const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
 
 /**
  * A collection's documents (by `_id` key, in insertion order) and indexes. Stored documents are never
@@ -65,8 +63,8 @@ export class Collection {
   insert(doc: Document): void {
     const id = indexKey(doc._id);
     const size = encodingOf(doc).length;
-    if (size > MAX_DOCUMENT_BYTES) {
-      throw badValue(`object to insert too large. size in bytes: ${size}, max size: ${MAX_DOCUMENT_BYTES}`);
+    if (size > MAX_BSON_OBJECT_SIZE) {
+      throw badValue(`object to insert too large. size in bytes: ${size}, max size: ${MAX_BSON_OBJECT_SIZE}`);
     }
     this.checkDocument(doc, null);
     this.addToIndexes(doc, id);
@@ -77,8 +75,8 @@ export class Collection {
   /** Replaces a stored document by its new version (same `_id`), unless that is too large. */
   replace(previous: Document, next: Document): void {
     const id = indexKey(previous._id);
-    if (encodingOf(next).length > MAX_DOCUMENT_BYTES) {
-      throw locationError(17419, `Resulting document after update is larger than ${MAX_DOCUMENT_BYTES}`);
+    if (encodingOf(next).length > MAX_BSON_OBJECT_SIZE) {
+      throw locationError(17419, `Resulting document after update is larger than ${MAX_BSON_OBJECT_SIZE}`);
     }
     // Unique checks already leave the document's own entries out, so nothing moves until they pass.
     this.checkDocument(next, id);

@@ -6,7 +6,7 @@ import { mingoOptions } from '../query/mingo-context.ts';
 import type { DatabaseStore } from '../storage/database-store.ts';
 import type { JournalRecord } from '../storage/journal-record.ts';
 import { Collection, type CollectionHost } from './collection.ts';
-import { SerialQueue } from './serial-queue.ts';
+import { SerialQueue } from '../../serial-queue.ts';
 import { GroupCommit } from '../storage/group-commit.ts';
 import type { Options } from 'mingo/types';
 

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { link, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { isRunning } from '../../process-running.ts';
+import { SerialQueue } from '../../serial-queue.ts';
 
 /** The lock file of a data directory: the pid of the process that has it open. */
 const LOCK_FILE = 'standin.lock';
@@ -31,22 +32,14 @@ const holds = (pid: number | undefined, dataDir: string) =>
  * function that releases it.
  */
 export function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
-  // One attempt at a time per directory in this process: a racer here could otherwise judge the lock
-  // another just linked stale, in the moment before that one records it in `heldHere`.
-  const attempt = (attempts.get(dataDir) ?? Promise.resolve()).then(() => takeLock(dataDir));
-  const settled = attempt.then(
-    () => undefined,
-    () => undefined,
-  );
-  attempts.set(dataDir, settled);
-  void settled.then(() => {
-    if (attempts.get(dataDir) === settled) attempts.delete(dataDir);
-  });
-  return attempt;
+  // One spelling of a directory (`x`, `./x`, its absolute path), and one attempt at a time in this
+  // process: a racer here could otherwise judge the lock another just linked stale, in the moment before
+  // that one records it in `heldHere`.
+  return lockAttempts.run(() => takeLock(resolve(dataDir)));
 }
 
-/** The last attempt at each directory's lock in this process, which the next one waits for. */
-const attempts = new Map<string, Promise<void>>();
+/** The lock attempts of this process (all at start-up), one after the other. */
+const lockAttempts = new SerialQueue();
 
 async function takeLock(dataDir: string): Promise<() => Promise<void>> {
   const file = join(dataDir, LOCK_FILE);

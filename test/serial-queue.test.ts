@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SerialQueue } from '../../src/ingest/serial-queue.ts';
+import { SerialQueue } from '../src/serial-queue.ts';
 
 describe('SerialQueue', () => {
   it('runs tasks one at a time in order, a failure not stopping those after it', async () => {
