@@ -13,7 +13,6 @@ import { errorHandler } from './http/error-handler.ts';
 import { healthRoutes } from './http/health.ts';
 import { HttpMetrics } from './http/metrics.ts';
 import { requestId } from './http/request-id.ts';
-import { writesAfterIndexes } from './http/writes-after-indexes.ts';
 import { importRoutes } from './ingest/http-import.ts';
 import { managementRoutes } from './management/routes.ts';
 import { MetaEntries } from './meta/entries.ts';
@@ -61,7 +60,13 @@ export function buildApp({
   app.use(requestId(logger));
   app.use(accessLog());
   app.use(metrics.middleware());
-  const protocols: ProtocolDependencies = { db: database.db, config, logger, attempts: new FailedAttempts() };
+  const protocols: ProtocolDependencies = {
+    db: database.db,
+    config,
+    logger,
+    attempts: new FailedAttempts(),
+    indexed,
+  };
   // Compression outside the meta recorder, so the recorder sees bodies before they become gzip streams.
   app.use(compression());
   // Outside the error handler, so it records what the caller finally received.
@@ -75,8 +80,6 @@ export function buildApp({
       allowHeaders: ['Content-Type', 'If-None-Match', 'Authorization', 'x-appid', 'x-appkey', 'X-Request-Id'],
     }),
   );
-
-  app.use(writesAfterIndexes(indexed, config));
 
   // One top-level router, so that 405 (with Allow) is decided over every route at once.
   const router = new Router();

@@ -10,4 +10,6 @@ export interface ProtocolDependencies {
   logger: Logger;
   /** Failed-authentication counter shared by every protected endpoint. */
   attempts: FailedAttempts;
+  /** Whether the indexes are made: writes wait until then (writes-after-indexes.ts). */
+  indexed: () => boolean;
 }

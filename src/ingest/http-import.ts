@@ -7,6 +7,7 @@ import { requireAccess } from '../auth/access-control.ts';
 import { protocolErrors } from '../auth/protocol-errors.ts';
 import type { Config } from '../config.ts';
 import { noStore } from '../http/no-store.ts';
+import { writesAfterIndexes } from '../http/writes-after-indexes.ts';
 import { HttpProblem, invalidParameter } from '../http/problem.ts';
 import { describeCall } from '../meta/call-description.ts';
 import { MetaEntries } from '../meta/entries.ts';
@@ -57,6 +58,7 @@ export function importRoutes({
   config,
   logger,
   attempts,
+  indexed,
 }: ProtocolDependencies): Router & { backgroundImportsDone(): Promise<void> } {
   /** Imports whose body is being received, waiting or running. */
   let accepted = 0;
@@ -65,7 +67,8 @@ export function importRoutes({
   const tracked = new ImportEntries(new MetaEntries(db), logger);
   const router = new Router();
 
-  router.post('/import', noStore, protocolErrors(), requireAccess(db, attempts), async (ctx) => {
+  const guarded = [noStore, protocolErrors(), writesAfterIndexes(indexed), requireAccess(db, attempts)];
+  router.post('/import', ...guarded, async (ctx) => {
     const options = parseQuery(ctx.query);
     // Each accepted import holds its body (in memory for JSON) from its upload until it has run: refuse
     // more, counting those still uploading, rather than run out of memory or disk.

@@ -4,6 +4,7 @@ import { credentialsInQuery } from '../auth/credentials.ts';
 import { protocolErrors } from '../auth/protocol-errors.ts';
 import { jsonBody } from '../http/json-body.ts';
 import { noStore } from '../http/no-store.ts';
+import { writesAfterIndexes } from '../http/writes-after-indexes.ts';
 import type { ProtocolDependencies } from '../protocols.ts';
 import { AccessEntryStore, accessEntryListFields } from './access-entries.ts';
 import { accessEntryInput } from './access-entry-input.ts';
@@ -17,7 +18,7 @@ import { UserStore, userListFields } from './users.ts';
  * would otherwise collide with the core protocol's `/services`. Every path answers with or without the
  * trailing slash. Every request but `GET /users/auth/` needs credentials and a grant (`requireAccess`).
  */
-export function managementRoutes({ db, config, attempts }: ProtocolDependencies): Router {
+export function managementRoutes({ db, config, attempts, indexed }: ProtocolDependencies): Router {
   const users = new UserStore(db);
   const accessEntries = new AccessEntryStore(db, users);
   // Case-sensitive, as grants are: a path routes here only in the spelling a grant would be checked against.
@@ -25,6 +26,7 @@ export function managementRoutes({ db, config, attempts }: ProtocolDependencies)
 
   router.use(protocolErrors());
   router.use(noStore);
+  router.use(writesAfterIndexes(indexed));
   // Authenticates with its own query parameters, so it is the one route ahead of the access check.
   router.get('/users/auth', async (ctx) => {
     const user = await authenticateCaller(db, attempts, ctx.ip, credentialsInQuery(ctx.query));

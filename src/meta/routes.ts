@@ -8,6 +8,7 @@ import { HttpProblem, notFound } from '../http/problem.ts';
 import { parseBody } from '../management/parse-body.ts';
 import type { ProtocolDependencies } from '../protocols.ts';
 import { noStore } from '../http/no-store.ts';
+import { writesAfterIndexes } from '../http/writes-after-indexes.ts';
 import { MetaEntries, type MetaFields } from './entries.ts';
 import { dayOf } from './entry.ts';
 import { MetaEntryUpdate, NewMetaEntry } from './entry-body.ts';
@@ -19,10 +20,16 @@ import { redactSecrets } from './redact.ts';
  * entries. Every route is access-controlled; bodies are validated and their secrets redacted before they
  * are stored, like the recorder's.
  */
-export function metaRoutes({ db, config, attempts }: ProtocolDependencies): Router {
+export function metaRoutes({ db, config, attempts, indexed }: ProtocolDependencies): Router {
   const entries = new MetaEntries(db);
   const router = new Router();
-  const guarded = [noStore, protocolErrors(), requireAccess(db, attempts), jsonBody(config.bodyLimitBytes)];
+  const guarded = [
+    noStore,
+    protocolErrors(),
+    writesAfterIndexes(indexed),
+    requireAccess(db, attempts),
+    jsonBody(config.bodyLimitBytes),
+  ];
   const missing = (id: string) => notFound(`No meta entry with id '${id}'`);
 
   router.get('/meta', ...guarded, async (ctx) => {

@@ -40,6 +40,14 @@ describe('until the indexes are made', () => {
     expect(await app.database.db.collection('management.users').countDocuments({ login: 'bea' })).toBe(0);
   });
 
+  it('refuses every kind of write, and leaves an unknown method to the router (405)', async () => {
+    const users = (await (await send('GET', '/management/users')).json()) as { contents: { id: string }[] };
+    const id = users.contents[0]!.id;
+    for (const method of ['PUT', 'DELETE'])
+      expect((await send(method, `/management/users/${id}`, newUser)).status, method).toBe(503);
+    expect((await send('PATCH', '/management/users')).status).toBe(405);
+  });
+
   it("serves reads meanwhile, the core protocol's POST lists included", async () => {
     expect((await send('GET', '/management/users')).status).toBe(200);
     expect((await send('GET', '/meta/')).status).toBe(200);
