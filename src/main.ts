@@ -14,6 +14,7 @@ import { HttpMetrics } from './http/metrics.ts';
 import { createLogger } from './log.ts';
 import { failureMessage } from './failure-message.ts';
 import { keepMetaEntriesFor } from './meta/retention.ts';
+import { retryUntilDone } from './retry.ts';
 
 async function main(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
@@ -37,8 +38,12 @@ async function main(config: Config): Promise<void> {
       if (config.seed) await seedSampleData(database.db, logger);
       prepared = true;
     },
-    logger,
-    'preparing the database',
+    {
+      firstDelayMs: 500,
+      maxDelayMs: 30_000,
+      onFailure: (error, retryInMs) =>
+        logger.warn({ err: error, retryInMs }, 'preparing the database failed; retrying'),
+    },
   );
 
   const stopImportRecovery = await recoverInterruptedImports(database.db, config.dataDir, logger);
@@ -94,21 +99,6 @@ async function main(config: Config): Promise<void> {
         },
       );
     });
-  }
-}
-
-async function retryUntilDone(
-  task: () => Promise<void>,
-  logger: ReturnType<typeof createLogger>,
-  what: string,
-): Promise<void> {
-  for (let delayMs = 500; ; delayMs = Math.min(delayMs * 2, 30_000)) {
-    try {
-      return await task();
-    } catch (error) {
-      logger.warn({ err: error, retryInMs: delayMs }, `${what} failed; retrying`);
-      await new Promise((resolve) => setTimeout(resolve, delayMs));
-    }
   }
 }
 

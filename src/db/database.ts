@@ -1,5 +1,6 @@
 import { MongoClient, type Db } from 'mongodb';
 import type { Logger } from 'pino';
+import { retryUntilDone } from '../retry.ts';
 import { collectionIndexes } from './collections.ts';
 
 export interface DatabaseOptions {
@@ -34,20 +35,13 @@ export class Database {
     });
     this.db = this.client.db(options.dbName);
     this.logger = options.logger;
-    void this.connectUntilDone();
-  }
-
-  private async connectUntilDone(): Promise<void> {
-    for (let delayMs = 250; !this.closed; delayMs = Math.min(delayMs * 2, MAX_CONNECT_DELAY_MS)) {
-      try {
-        await this.client.connect();
-        return;
-      } catch (error) {
-        if (this.closed) return;
-        this.logger.debug({ err: error, retryInMs: delayMs }, 'database not reached yet; retrying');
-        await new Promise((resolve) => setTimeout(resolve, delayMs).unref());
-      }
-    }
+    void retryUntilDone(() => this.client.connect(), {
+      firstDelayMs: 250,
+      maxDelayMs: MAX_CONNECT_DELAY_MS,
+      stopped: () => this.closed,
+      onFailure: (error, retryInMs) =>
+        this.logger.debug({ err: error, retryInMs }, 'database not reached yet; retrying'),
+    });
   }
 
   /** Creates every collection's indexes; MongoDB treats an identical existing index as a no-op. */
