@@ -4,6 +4,7 @@ import type { Db } from 'mongodb';
 import type { Logger } from 'pino';
 import { MetaEntries } from '../meta/entries.ts';
 import { importRecords } from './import.ts';
+import { hasLeftPending } from './pending.ts';
 import { ImportEntries, STALE_AFTER_MS } from './import-entries.ts';
 import { isGoneHere, PID_SPACE, pidSpaceName } from '../process-running.ts';
 import { spoolDirectory, spoolingProcess } from './request-body.ts';
@@ -44,6 +45,9 @@ export async function recoverInterruptedImports(
  * at start-up it is done at once, so that the directory is whole again without waiting for one).
  */
 export async function finishInterruptedImports(db: Db, logger: Logger): Promise<void> {
+  // Only when there is something to finish: the import would wait for the database's import lease, and
+  // with it the server's readiness for whatever import another process is running.
+  if (!(await hasLeftPending(db))) return;
   const report = await importRecords(db, (async function* () {})());
   const written = Object.values(report.documentsWritten).reduce((sum, count) => sum + count, 0);
   if (written > 0) {

@@ -122,6 +122,12 @@ function isLeft({ _id, owner, heartbeatAt }: PendingChanges, now: number): boole
   return isGoneHere(owner.pid, owner.pidSpace);
 }
 
+/** Whether any import left changes pending. */
+export async function hasLeftPending(db: Db): Promise<boolean> {
+  for await (const _ of leftPending(db)) return true;
+  return false;
+}
+
 /** Changes left pending by imports that did not finish, oldest first. */
 export async function* leftPending(db: Db): AsyncGenerator<{ id: ObjectId; changes: RowChanges }> {
   const now = Date.now();

@@ -3,6 +3,8 @@ import { once } from 'node:events';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { IMPORT_LEASE_COLLECTION, LEASE_MS, acquireImportLease } from '../../src/ingest/import-lease.ts';
 import { PID_SPACE } from '../../src/process-running.ts';
+import { finishInterruptedImports } from '../../src/ingest/import-recovery.ts';
+import { createLogger } from '../../src/log.ts';
 import { importLines } from '../support/import.ts';
 import { startTestDatabase, type TestDatabase } from '../support/database.ts';
 
@@ -64,6 +66,12 @@ describe('the import lease: one import at a time per database, across processes'
       expect(await leases().findOne({})).toMatchObject({ pid: process.pid, pidSpace: PID_SPACE });
       await release();
     }
+  });
+
+  it("is not waited for by start-up's finishing of interrupted imports when none left anything", async () => {
+    await heldBy(alive.pid!, PID_SPACE, LEASE_MS);
+    const finishing = finishInterruptedImports(database.db, createLogger('silent'));
+    expect(await settlesWithin(finishing, 1_000)).toBe(true);
   });
 
   it('is not needed by a dry run', async () => {
