@@ -16,20 +16,21 @@ export const LOGIN_PATTERN = /^[^\s:]{1,128}$/;
 export const LOGIN_RULE = 'must be 1 to 128 characters, without spaces or colons';
 const login = stringField().regex(LOGIN_PATTERN, LOGIN_RULE);
 
-const anEmailAddress = z.email().max(254);
+const EMAIL_RULE = 'must be an email address (at most 254 characters), or empty for none';
 
 /**
  * An email address, or empty for none (the administrator made at start-up has none), so that a user read
  * back can be sent back as it is.
  */
-export const email = stringField().refine(
-  (value) => value === '' || anEmailAddress.safeParse(value).success,
-  'must be an email address (at most 254 characters), or empty for none',
-);
-
-/** `email` as JSON Schema can say it, for the API description. */
-export const emailSchema = z
-  .union([anEmailAddress, z.literal('')])
+const email = z
+  .union([z.email(EMAIL_RULE).max(254, EMAIL_RULE), z.literal('')], {
+    error: (issue) =>
+      issue.input === undefined
+        ? 'is required'
+        : typeof issue.input === 'string'
+          ? EMAIL_RULE
+          : 'must be a string',
+  })
   .describe('An email address, or empty for none.');
 
 /** A bound keeps a request from making us hash megabytes. */

@@ -1,27 +1,21 @@
 import * as z from 'zod';
 import { page } from '../hsds/index.ts';
 import { accessEntryInput } from '../management/access-entry-input.ts';
-import {
-  emailSchema,
-  newUserInput,
-  REDACTED_CODE,
-  userChangesInput,
-  userCode,
-} from '../management/user-input.ts';
+import { newUserInput, REDACTED_CODE, userChangesInput, userCode } from '../management/user-input.ts';
 import type { UserView } from '../management/users.ts';
 import type { StoredAccessEntry } from '../management/collections.ts';
 
 /** The body of POST /users/. */
-export const UserInput = newUserInput
-  .extend({ email: emailSchema })
-  .describe('A new user; the id is generated when left out. The code is stored only as a salted hash.');
+export const UserInput = newUserInput.describe(
+  'A new user; the id is generated when left out. The code is stored only as a salted hash.',
+);
 
 /**
  * The body of PUT /users/{user_id}/. The route drops the redacted code before validating it, which the
  * schema it validates with cannot say: written out here, so a user read back is a valid body.
  */
 export const UserUpdate = userChangesInput
-  .extend({ email: emailSchema, code: z.union([z.literal(REDACTED_CODE), userCode]).optional() })
+  .extend({ code: z.union([z.literal(REDACTED_CODE), userCode]).optional() })
   .describe(
     `Every field of the user; \`id\`, if given, must be the id in the path. Without \`code\`, or with the ` +
       `redacted '${REDACTED_CODE}' a user is read with, the code is kept.`,
@@ -31,7 +25,6 @@ export const UserUpdate = userChangesInput
 export const User: z.ZodType<UserView> = newUserInput
   .extend({
     id: newUserInput.shape.id.unwrap(),
-    email: emailSchema,
     code: z.literal(REDACTED_CODE).describe('Always redacted: the code is never sent back.'),
   })
   .describe('A user of the management and meta protocols.');
