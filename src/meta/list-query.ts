@@ -1,14 +1,15 @@
 import { DEFAULT_PER_PAGE } from '../http/paging.ts';
 import { invalidParameter } from '../http/problem.ts';
 import { queryInteger } from '../http/query-integer.ts';
+import { MAX_PER_PAGE } from '../management/list-parameters.ts';
 
-/** Spec 8.1 caps the management protocol's pages at 100; the meta protocol's lists follow it. */
-export const MAX_META_PER_PAGE = 100;
-
-/** What `page` and `per_page` accept, from the text of a query string (their defaults are `parsePaging`'s). */
+/**
+ * What `page` and `per_page` of the meta list accept, from the text of a query string, and their
+ * defaults. Spec 8.1 caps the management protocol's pages at 100; the meta protocol's lists follow it.
+ */
 export const pagingParameters = {
-  page: queryInteger(1, 1_000_000),
-  per_page: queryInteger(1, MAX_META_PER_PAGE),
+  page: queryInteger(1, 1_000_000).default(1),
+  per_page: queryInteger(1, MAX_PER_PAGE).default(DEFAULT_PER_PAGE),
 };
 
 /** `page` and `per_page` from a query string, or a 400 naming the one at fault. */
@@ -16,12 +17,10 @@ export function parsePaging(query: Record<string, string | string[] | undefined>
   page: number;
   perPage: number;
 } {
-  const read = (name: keyof typeof pagingParameters, fallback: number) => {
-    const value = query[name];
-    if (value === undefined) return fallback;
-    const parsed = pagingParameters[name].safeParse(value);
+  const read = (name: keyof typeof pagingParameters) => {
+    const parsed = pagingParameters[name].safeParse(query[name]);
     if (!parsed.success) throw invalidParameter(name, parsed.error.issues[0]!.message);
     return parsed.data;
   };
-  return { page: read('page', 1), perPage: read('per_page', DEFAULT_PER_PAGE) };
+  return { page: read('page'), perPage: read('per_page') };
 }

@@ -1,5 +1,5 @@
-import { DEFAULT_PER_PAGE } from '../http/paging.ts';
-import { MAX_META_PER_PAGE, pagingParameters } from '../meta/list-query.ts';
+import { MAX_PER_PAGE } from '../management/list-parameters.ts';
+import { pagingParameters } from '../meta/list-query.ts';
 import { MetaEntry, MetaEntryInput, MetaEntryPage, MetaEntryUpdate } from './meta-schemas.ts';
 import {
   jsonRequestBody,
@@ -27,12 +27,11 @@ export function metaPaths() {
         operationId: 'listMetaEntries',
         summary: 'List meta entries, newest first',
         parameters: [
-          queryParameter('page', pagingParameters.page, 'Page number, from 1.', 1),
+          queryParameter('page', pagingParameters.page, 'Page number, from 1.'),
           queryParameter(
             'per_page',
             pagingParameters.per_page,
-            `Entries on a page, at most ${MAX_META_PER_PAGE}.`,
-            DEFAULT_PER_PAGE,
+            `Entries on a page, at most ${MAX_PER_PAGE}.`,
           ),
         ],
         responses: {
