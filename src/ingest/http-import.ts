@@ -44,7 +44,7 @@ interface ReceivedBody {
 }
 
 /** Imports accepted at once (uploading, waiting or running), per process. */
-const MAX_QUEUED_IMPORTS = 8;
+export const MAX_QUEUED_IMPORTS = 8;
 
 /**
  * `POST /import`: bulk loading over HTTP, for aggregators, with the CLI's validation, idempotency and report

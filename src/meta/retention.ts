@@ -4,11 +4,10 @@ import { MetaEntries } from './entries.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** How often old entries are looked for: the log may overrun its retention by this much. */
-export const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
+const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
 
-/** Removes the meta entries older than `days` (none when 0); how many were removed. */
+/** Removes the meta entries older than `days`; how many were removed. */
 export async function removeExpiredMetaEntries(db: Db, days: number, now = new Date()): Promise<number> {
-  if (days === 0) return 0;
   return await new MetaEntries(db).removeRecordedBefore(new Date(now.getTime() - days * DAY_MS));
 }
 
@@ -23,6 +22,7 @@ export function keepMetaEntriesFor(
   logger: Logger,
   intervalMs = RETENTION_INTERVAL_MS,
 ): () => void {
+  // 0: kept for good.
   if (days === 0) return () => {};
   const sweep = () => {
     removeExpiredMetaEntries(db, days).then(

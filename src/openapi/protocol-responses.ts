@@ -3,6 +3,7 @@ import { schemaRef } from './components.ts';
 import { ProtocolProblem } from './protocol-problem-schema.ts';
 import { Problem } from './problem-schema.ts';
 import { headerRef } from './responses.ts';
+import { MAX_QUEUED_IMPORTS } from '../ingest/http-import.ts';
 
 const problem = (description: string) => ({
   description,
@@ -25,7 +26,7 @@ export const protocolResponseComponents = {
   ImportUnsupportedMediaType: problem('The body is neither JSON nor NDJSON, or is compressed.'),
   ImportUnavailable: {
     description:
-      'Too many imports are waiting (8 accepted and not finished), with `code` and `message`; or the ' +
+      `Too many imports are waiting (${MAX_QUEUED_IMPORTS} accepted and not finished), with \`code\` and \`message\`; or the ` +
       'database is unreachable or still being prepared at start-up; or an NDJSON body cannot be stored ' +
       '(the data directory is not writable or full). Retry after Retry-After seconds.',
     headers: { 'Retry-After': headerRef('Retry-After') },
