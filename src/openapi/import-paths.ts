@@ -3,7 +3,7 @@ import { recordSchema, recordTypes } from '../ingest/record-type.ts';
 import { schemaRef } from './components.ts';
 import { ImportReport } from './import-report-schema.ts';
 import { MetaEntry } from './meta-schemas.ts';
-import { jsonResponse, noStore, protocolOperation } from './protocol-operation.ts';
+import { jsonResponse, protocolOperation } from './protocol-operation.ts';
 import { protocolResponseRef } from './protocol-responses.ts';
 import { queryParameter } from './query-parameter.ts';
 
@@ -46,7 +46,7 @@ export function importPaths() {
           },
         },
         responses: {
-          '200': jsonResponse('With wait=true: the import report.', ImportReport, noStore),
+          '200': jsonResponse('With wait=true: the import report.', ImportReport),
           '202': jsonResponse(
             'The body is received: the import will run. Its meta entry, `Waiting`, becomes `Complete` with ' +
               'the report (or `{"failed": true, "error": …}`) as its `response_body`.',
@@ -58,7 +58,6 @@ export function importPaths() {
                   'server is configured with one.',
                 schema: { type: 'string' },
               },
-              ...noStore,
             },
           ),
           '400': protocolResponseRef('ProtocolBadRequest'),

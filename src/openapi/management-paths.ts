@@ -13,7 +13,6 @@ import { managementListParameters } from './management-list-parameters.ts';
 import {
   jsonRequestBody,
   jsonResponse,
-  noStore,
   protocolOperation,
   TRAILING_SLASH_NOTE,
 } from './protocol-operation.ts';
@@ -41,7 +40,7 @@ export function managementPaths(prefix: string) {
         summary: 'List users',
         parameters: managementListParameters(userListFields),
         responses: {
-          '200': jsonResponse('A page of users, codes redacted.', UserPage, noStore),
+          '200': jsonResponse('A page of users, codes redacted.', UserPage),
           '400': badRequest,
         },
       }),
@@ -51,7 +50,7 @@ export function managementPaths(prefix: string) {
         summary: 'Create a user',
         requestBody: jsonRequestBody(UserInput),
         responses: {
-          '200': jsonResponse('The new user, code redacted.', User, noStore),
+          '200': jsonResponse('The new user, code redacted.', User),
           '400': badRequest,
           '409': protocolResponseRef('Conflict'),
           ...bodyRefused,
@@ -86,7 +85,7 @@ export function managementPaths(prefix: string) {
           ...managementListParameters(accessEntryListFields),
         ],
         responses: {
-          '200': jsonResponse("A page of the user's access entries.", AccessEntryPage, noStore),
+          '200': jsonResponse("A page of the user's access entries.", AccessEntryPage),
           '400': badRequest,
         },
       }),
@@ -98,7 +97,7 @@ export function managementPaths(prefix: string) {
         operationId: 'getUser',
         summary: 'One user',
         parameters: [userId],
-        responses: { '200': jsonResponse('The user, code redacted.', User, noStore), '404': notFound },
+        responses: { '200': jsonResponse('The user, code redacted.', User), '404': notFound },
       }),
       put: protocolOperation({
         tags,
@@ -107,7 +106,7 @@ export function managementPaths(prefix: string) {
         parameters: [userId],
         requestBody: jsonRequestBody(UserUpdate),
         responses: {
-          '200': jsonResponse('The updated user, code redacted.', User, noStore),
+          '200': jsonResponse('The updated user, code redacted.', User),
           '400': badRequest,
           '404': notFound,
           '409': protocolResponseRef('Conflict'),
@@ -120,7 +119,7 @@ export function managementPaths(prefix: string) {
         summary: 'Delete a user, and their access entries',
         parameters: [userId],
         responses: {
-          '200': jsonResponse('The deleted user, code redacted.', User, noStore),
+          '200': jsonResponse('The deleted user, code redacted.', User),
           '404': notFound,
         },
       }),
@@ -133,7 +132,7 @@ export function managementPaths(prefix: string) {
         summary: 'List access entries',
         parameters: managementListParameters(accessEntryListFields),
         responses: {
-          '200': jsonResponse('A page of access entries.', AccessEntryPage, noStore),
+          '200': jsonResponse('A page of access entries.', AccessEntryPage),
           '400': badRequest,
         },
       }),
@@ -143,7 +142,7 @@ export function managementPaths(prefix: string) {
         summary: 'Grant a user a path and verb',
         requestBody: jsonRequestBody(AccessEntryInput),
         responses: {
-          '200': jsonResponse('The new access entry.', AccessEntry, noStore),
+          '200': jsonResponse('The new access entry.', AccessEntry),
           '400': badRequest,
           '409': protocolResponseRef('Conflict'),
           ...bodyRefused,
@@ -157,7 +156,7 @@ export function managementPaths(prefix: string) {
         operationId: 'getAccessEntry',
         summary: 'One access entry',
         parameters: [entryId],
-        responses: { '200': jsonResponse('The access entry.', AccessEntry, noStore), '404': notFound },
+        responses: { '200': jsonResponse('The access entry.', AccessEntry), '404': notFound },
       }),
       put: protocolOperation({
         tags,
@@ -167,7 +166,7 @@ export function managementPaths(prefix: string) {
         parameters: [entryId],
         requestBody: jsonRequestBody(AccessEntryInput),
         responses: {
-          '200': jsonResponse('The updated access entry.', AccessEntry, noStore),
+          '200': jsonResponse('The updated access entry.', AccessEntry),
           '400': badRequest,
           '404': notFound,
           ...bodyRefused,
@@ -179,7 +178,7 @@ export function managementPaths(prefix: string) {
         summary: 'Delete an access entry',
         parameters: [entryId],
         responses: {
-          '200': jsonResponse('The deleted access entry.', AccessEntry, noStore),
+          '200': jsonResponse('The deleted access entry.', AccessEntry),
           '404': notFound,
         },
       }),

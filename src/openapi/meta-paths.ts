@@ -4,7 +4,6 @@ import { MetaEntry, MetaEntryInput, MetaEntryPage, MetaEntryUpdate } from './met
 import {
   jsonRequestBody,
   jsonResponse,
-  noStore,
   protocolOperation,
   TRAILING_SLASH_NOTE,
 } from './protocol-operation.ts';
@@ -35,11 +34,7 @@ export function metaPaths() {
           ),
         ],
         responses: {
-          '200': jsonResponse(
-            'A page of meta entries, by `recorded_at`, newest first.',
-            MetaEntryPage,
-            noStore,
-          ),
+          '200': jsonResponse('A page of meta entries, by `recorded_at`, newest first.', MetaEntryPage),
           '400': badRequest,
         },
       }),
@@ -49,7 +44,7 @@ export function metaPaths() {
         summary: 'Write a meta entry',
         requestBody: jsonRequestBody(MetaEntryInput),
         responses: {
-          '200': jsonResponse('The new entry, secrets redacted.', MetaEntry, noStore),
+          '200': jsonResponse('The new entry, secrets redacted.', MetaEntry),
           '400': badRequest,
           ...bodyRefused,
         },
@@ -64,7 +59,7 @@ export function metaPaths() {
         description:
           'An import answered 202 is followed here: `Waiting` until its report is in `response_body`.',
         parameters: [metaId],
-        responses: { '200': jsonResponse('The entry.', MetaEntry, noStore), '404': notFound },
+        responses: { '200': jsonResponse('The entry.', MetaEntry), '404': notFound },
       }),
       put: protocolOperation({
         tags,
@@ -73,7 +68,7 @@ export function metaPaths() {
         parameters: [metaId],
         requestBody: jsonRequestBody(MetaEntryUpdate),
         responses: {
-          '200': jsonResponse('The updated entry, secrets redacted.', MetaEntry, noStore),
+          '200': jsonResponse('The updated entry, secrets redacted.', MetaEntry),
           '400': badRequest,
           '404': notFound,
           ...bodyRefused,

@@ -19,7 +19,8 @@ interface ProtocolOperation {
 
 /**
  * The operation with what every protected call answers: refused (403) or slowed down (429) by access
- * control, failed unexpectedly (500, spec part 7), or with the database unreachable (503).
+ * control, failed unexpectedly (500, spec part 7), or with the database unreachable (503); its successes
+ * are never cached (no-store).
  */
 export const protocolOperation = ({
   security = credentialsRequired,
@@ -34,12 +35,22 @@ export const protocolOperation = ({
     '500': protocolResponseRef('ProtocolError'),
     '503': responseRef('Unavailable'),
     // An operation with more to say about one of those (POST /import's 503) says it.
-    ...responses,
+    ...Object.fromEntries(
+      Object.entries(responses).map(([status, response]) => [
+        status,
+        status.startsWith('2') ? withHeaders(response, noStore) : response,
+      ]),
+    ),
   },
 });
 
+const withHeaders = (response: object, headers: object) => ({
+  ...response,
+  headers: { ...(response as { headers?: object }).headers, ...headers },
+});
+
 /** The protected protocols' answers are never cached (src/http/no-store.ts). */
-export const noStore = {
+const noStore = {
   'Cache-Control': {
     description:
       "Always no-store: users, grants, codes, the audit trail and import reports are nobody's to cache.",

@@ -166,6 +166,20 @@ describe('the protected operations', () => {
     });
   });
 
+  it('declare every success no-store, as the server sends it', () => {
+    for (const { path, method, operation } of protocolOperations) {
+      const successes = Object.entries(operation.responses).filter(([status]) => status.startsWith('2'));
+      expect(successes.length, `${method} ${path}`).toBeGreaterThan(0);
+      for (const [status, response] of successes) {
+        const headers = (response as { headers?: Record<string, { schema: Json }> }).headers;
+        expect(headers?.['Cache-Control']?.schema, `${method} ${path} ${status}`).toEqual({
+          type: 'string',
+          const: 'no-store',
+        });
+      }
+    }
+  });
+
   it('answer 403 and 500 with {code, message}, 429 with Retry-After', () => {
     for (const { path, method, operation } of protocolOperations) {
       for (const status of ['403', '429', '500']) {
@@ -284,14 +298,18 @@ describe('real responses of the running app', () => {
     );
   });
 
-  it('match the documented schema of the core protocol refusing a POST body that is not JSON', async () => {
-    const response = await fetch(`${app.url}/services`, {
-      method: 'POST',
-      headers: { 'content-type': 'text/plain' },
-      body: 'page=2',
-    });
-    expect(response.status).toBe(415);
-    expectDocumented('/services', 'post', 415, await response.json(), 'application/problem+json');
+  it('match the documented schema of the core protocol refusing (415), not ignoring, a POST body that is not JSON', async () => {
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
+      const response = await fetch(`${app.url}/services`, {
+        method: 'POST',
+        headers: { 'content-type': type },
+        body: 'page=2',
+      });
+      expect(response.status, type).toBe(415);
+      const problem = await response.json();
+      expect(problem).toMatchObject({ status: 415, detail: 'The request body must be application/json.' });
+      expectDocumented('/services', 'post', 415, problem, 'application/problem+json');
+    }
   });
 
   it('records the administrator as the documented User, empty email and all', async () => {
