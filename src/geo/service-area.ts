@@ -23,9 +23,8 @@ export function normalizePostcode(postcode: string): string {
 
 const ZIP_PLUS_FOUR = /^(\d{5})-?(\d{4})$/;
 
-/** The five-digit ZIP of a US ZIP or ZIP+4 code (`98106`, `98106-1234`, `98106 1234`), else undefined. */
-export const fiveDigitZip = (postcode: string): string | undefined =>
-  /^(\d{5})(-\d{4})?$/.exec(normalizePostcode(postcode))?.[1];
+/** The five-digit ZIP of a normalized US ZIP or ZIP+4 code (`98106`, `98106-1234`), else undefined. */
+export const fiveDigitZip = (key: string): string | undefined => /^(\d{5})(-\d{4})?$/.exec(key)?.[1];
 
 /**
  * The spellings under which a service area may list this postcode: normalized, and for a ZIP+4 code also
