@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises';
+import { connect } from 'node:net';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import type { Logger } from 'pino';
@@ -27,6 +28,8 @@ export interface EmbeddedDatabase {
 
 /** How often a process sharing the embedded database checks that it still answers. */
 const SHARED_CHECK_INTERVAL_MS = 2_000;
+/** Longest wait between attempts at taking over a database that cannot be started here. */
+const MAX_TAKEOVER_DELAY_MS = 60_000;
 
 const HOST = '127.0.0.1';
 
@@ -60,37 +63,53 @@ export async function startEmbeddedDatabase(options: EmbeddedDatabaseOptions): P
 function shareEmbeddedDatabase(options: EmbeddedDatabaseOptions): EmbeddedDatabase {
   const { logger, port } = options;
   let own: EmbeddedDatabase | undefined;
-  let checking = false;
   let closed = false;
-  const check = async () => {
-    if (checking || own || closed) return;
-    checking = true;
+  let timer: NodeJS.Timeout | undefined;
+  const checkIn = (delayMs: number) => {
+    if (!closed) timer = setTimeout(() => void check(delayMs), delayMs).unref();
+  };
+  const check = async (delayMs: number) => {
+    // A connection is all it takes to see the owner is still there: no client, no commands.
+    if (await listensOn(port)) return checkIn(SHARED_CHECK_INTERVAL_MS);
     try {
-      if (await runningOn(port)) return;
       own = await startOwnDatabase(options);
-      clearInterval(timer);
-      // Closed while starting it: it is ours to stop.
-      if (closed) await own.close();
-      else logger.warn({ uri: own.uri }, 'the shared embedded database went away; running it here now');
     } catch (error) {
+      // Another sharer took it over, or it cannot be started here (no mongod): try again less often.
+      const retryInMs = Math.min(delayMs * 2, MAX_TAKEOVER_DELAY_MS);
       logger.info(
-        { reason: (error as Error).message },
+        { reason: (error as Error).message, retryInMs },
         'the shared embedded database went away; not taken over',
       );
-    } finally {
-      checking = false;
+      return checkIn(retryInMs);
     }
+    // Closed while starting it: it is ours to stop.
+    if (closed) await own.close();
+    else logger.warn({ uri: own.uri }, 'the shared embedded database went away; running it here now');
   };
-  const timer = setInterval(() => void check(), SHARED_CHECK_INTERVAL_MS).unref();
+  checkIn(SHARED_CHECK_INTERVAL_MS);
   return {
     kind: 'shared',
     uri: uriFor(port),
     async close() {
       closed = true;
-      clearInterval(timer);
+      clearTimeout(timer);
       await own?.close();
     },
   };
+}
+
+/** Whether something accepts connections on the loopback port. */
+function listensOn(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: HOST, port, timeout: 500 });
+    const answer = (listening: boolean) => {
+      socket.destroy();
+      resolve(listening);
+    };
+    socket.once('connect', () => answer(true));
+    socket.once('error', () => answer(false));
+    socket.once('timeout', () => answer(false));
+  });
 }
 
 /** The embedded database, started here: mongod when a binary can be had (or is required), else the stand-in. */
