@@ -25,13 +25,14 @@ export type Validated =
 export function validateRecord(input: InputRecord, forcedType?: RecordType): Validated {
   const at = describeSource(input.source);
   if (input.error !== undefined) return { ok: false, rejections: [{ at, message: input.error }] };
-  const shapeProblem = unstorableShape(input.value);
-  if (shapeProblem) return { ok: false, rejections: [{ at, message: shapeProblem }] };
-  const value = withoutNulls(input.value);
+  const shape = shapeOf(input.value);
+  if (shape.problem) return { ok: false, rejections: [{ at, message: shape.problem }] };
+  const value = shape.holdsNull ? copyWithoutNulls(input.value) : input.value;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return { ok: false, rejections: [{ at, message: 'a record must be a JSON object' }] };
   }
-  const reserved = reservedFieldNames(value);
+  // Where they are is worked out only for a record that has some.
+  const reserved = shape.reservedNames ? reservedFieldNames(value) : [];
   if (reserved.length > 0) return { ok: false, rejections: reserved.map((path) => ({ at, ...path })) };
   if (input.entity !== undefined) {
     const result = rowSchema[input.entity].safeParse(value);
@@ -84,7 +85,7 @@ function reservedFieldNames(value: unknown, path = '$', found: Omit<Rejection, '
   }
   for (const [key, field] of Object.entries(value)) {
     const at = /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
-    if (/^[_$]|\0/.test(key) && found.length < MAX_RESERVED_REPORTED) {
+    if (RESERVED_NAME.test(key) && found.length < MAX_RESERVED_REPORTED) {
       found.push({
         path: at,
         message: `field name ${JSON.stringify(key)} is reserved: names starting with "_" or "$", or holding a NUL character, cannot be stored`,
@@ -102,37 +103,42 @@ function reservedFieldNames(value: unknown, path = '$', found: Omit<Rejection, '
  */
 const MAX_NESTING = 64;
 
-/**
- * What makes a record impossible to keep as given, whatever its type: nesting deeper than MAX_NESTING, or
- * a number beyond what JSON text read as a double can hold (`1e400` is read as Infinity, which would be
- * served as null).
- */
-function unstorableShape(value: unknown): string | undefined {
+const RESERVED_NAME = /^[_$]|\0/;
+
+/** What one walk over a record finds: what makes it impossible to keep, and what the next steps need. */
+interface Shape {
+  /** Nesting deeper than MAX_NESTING, or a number beyond a double (`1e400` is read as Infinity, served as null). */
+  problem?: string;
+  /** Whether it holds a null anywhere: many publishers send `null` for "no value". */
+  holdsNull: boolean;
+  /** Whether a field (not null) has a reserved name (see `reservedFieldNames`). */
+  reservedNames: boolean;
+}
+
+/** One pass over every value of a record, without recursion (a record may be nested arbitrarily deep). */
+function shapeOf(value: unknown): Shape {
+  const shape: Shape = { holdsNull: false, reservedNames: false };
   const stack: [unknown, number][] = [[value, 1]];
   while (stack.length > 0) {
     const [item, depth] = stack.pop()!;
-    if (typeof item === 'number' && !Number.isFinite(item)) {
-      return 'a number in the record is too large to keep (beyond ±1.8e308)';
+    if (item === null) shape.holdsNull = true;
+    else if (typeof item === 'number' && !Number.isFinite(item)) {
+      return { ...shape, problem: 'a number in the record is too large to keep (beyond ±1.8e308)' };
+    } else if (typeof item === 'object') {
+      if (depth > MAX_NESTING) {
+        const problem = `a record must not be nested more than ${MAX_NESTING} levels deep (objects and arrays)`;
+        return { ...shape, problem };
+      }
+      if (Array.isArray(item)) for (const member of item) stack.push([member, depth + 1]);
+      else {
+        for (const [key, member] of Object.entries(item)) {
+          if (member !== null && RESERVED_NAME.test(key)) shape.reservedNames = true;
+          stack.push([member, depth + 1]);
+        }
+      }
     }
-    if (item === null || typeof item !== 'object') continue;
-    if (depth > MAX_NESTING) {
-      return `a record must not be nested more than ${MAX_NESTING} levels deep (objects and arrays)`;
-    }
-    for (const member of Array.isArray(item) ? item : Object.values(item)) stack.push([member, depth + 1]);
   }
-  return undefined;
-}
-
-/** Returns the value itself when it holds no null (the usual case), a copy without them otherwise. */
-function withoutNulls(value: unknown): unknown {
-  return holdsNull(value) ? copyWithoutNulls(value) : value;
-}
-
-function holdsNull(value: unknown): boolean {
-  if (value === null) return true;
-  if (typeof value !== 'object') return false;
-  for (const item of Array.isArray(value) ? value : Object.values(value)) if (holdsNull(item)) return true;
-  return false;
+  return shape;
 }
 
 function copyWithoutNulls(value: unknown): unknown {
