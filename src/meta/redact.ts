@@ -3,8 +3,11 @@ import { SECRET_KEYS } from '../log.ts';
 export const REDACTED = '[redacted]';
 
 const secretKeys = new Set<string>(SECRET_KEYS);
-/** Text that may hold a secret member or parameter: it names one somewhere. */
-const NAMES_A_SECRET = new RegExp(SECRET_KEYS.join('|'), 'i');
+/**
+ * Text that may hold a secret member or parameter: it names one somewhere, as a whole word as `isSecretKey`
+ * reads keys (`postcode` or `barcode` name none).
+ */
+const NAMES_A_SECRET = new RegExp(`\\b(?:${SECRET_KEYS.join('|')})\\b`, 'i');
 /** `code`, `CODE`, and also `user[code]` or `user.code` as some query string parsers would read them. */
 const isSecretKey = (key: string) =>
   key
