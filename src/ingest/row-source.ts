@@ -67,13 +67,15 @@ export class RowSource {
         }
       }
     }
-    for (const [key, { entity, foreignKey, parentIds }] of wanted) {
-      if (parentIds.length === 0) continue;
-      const children = new Map<string, Row[]>(parentIds.map((id) => [id, []]));
-      for (const row of await this.find(entity, { [foreignKey]: { $in: parentIds } }))
-        children.get(row[foreignKey] as string)?.push(row);
-      this.readAhead.set(key, children);
-    }
+    await Promise.all(
+      [...wanted].map(async ([key, { entity, foreignKey, parentIds }]) => {
+        if (parentIds.length === 0) return;
+        const children = new Map<string, Row[]>(parentIds.map((id) => [id, []]));
+        for (const row of await this.find(entity, { [foreignKey]: { $in: parentIds } }))
+          children.get(row[foreignKey] as string)?.push(row);
+        this.readAhead.set(key, children);
+      }),
+    );
   }
 
   /** The rows of `entity` with these ids, those the batch wrote taken from it. */

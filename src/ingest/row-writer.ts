@@ -66,11 +66,16 @@ export async function planRowChanges(db: Db, batch: Decomposition[]): Promise<Ro
   const finals = new Map<EntityType, Map<string, Row>>();
   const existing = new Map<EntityType, Map<string, Row>>();
 
-  for (const [entity, rows] of incoming) {
-    const stored = await loadRows(db, entity, { _id: { $in: [...rows.keys()] } });
-    existing.set(entity, stored);
+  // One query per entity type, all sent at once rather than one round trip after another.
+  const entities = [...incoming];
+  const stored = await Promise.all(
+    entities.map(([entity, rows]) => loadRows(db, entity, { _id: { $in: [...rows.keys()] } })),
+  );
+  for (const [index, [entity, rows]] of entities.entries()) {
+    const before = stored[index]!;
+    existing.set(entity, before);
     const result = new Map<string, Row>();
-    for (const [id, incomingRow] of rows) result.set(id, finalRow(entity, stored.get(id), incomingRow));
+    for (const [id, incomingRow] of rows) result.set(id, finalRow(entity, before.get(id), incomingRow));
     finals.set(entity, result);
   }
   const shrunkParents = await detachMissingChildren(db, batch, finals, existing);
@@ -249,8 +254,14 @@ async function detachMissingChildren(
       byEntityAndKey.get(groupKey)!.kept.set(list.parentId, { ids: new Set(list.ids), at });
     }
   });
-  for (const { entity, foreignKey, kept } of byEntityAndKey.values()) {
-    const linked = await loadRows(db, entity, { [foreignKey]: { $in: [...kept.keys()] } });
+  const groups = [...byEntityAndKey.values()];
+  const linkedRows = await Promise.all(
+    groups.map(({ entity, foreignKey, kept }) =>
+      loadRows(db, entity, { [foreignKey]: { $in: [...kept.keys()] } }),
+    ),
+  );
+  for (const [index, { entity, foreignKey, kept }] of groups.entries()) {
+    const linked = linkedRows[index]!;
     if (!finals.has(entity)) finals.set(entity, new Map());
     if (!existing.has(entity)) existing.set(entity, new Map());
     // The batch's own rows too: a record given twice in one batch has the children its last copy lists,
