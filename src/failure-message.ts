@@ -1,5 +1,6 @@
 import { ConfigError } from './config.ts';
 import { isDatabaseUnavailable } from './db/unavailable.ts';
+import { ImportLeaseLost } from './ingest/import-lease.ts';
 import { DataDirInUse } from './standin/storage/data-dir-lock.ts';
 
 /** System and argument errors an operator fixes by reading their message: a port, a path, an option. */
@@ -20,10 +21,11 @@ const OPERATOR_ERROR_CODES = new Set([
 /**
  * What a command (the server, the CLIs) prints when it cannot run: one line for what the operator can fix
  * (a setting, a port or data directory in use, a file that cannot be read, an unknown option, a database
- * out of reach), the whole error with its stack for anything else.
+ * out of reach, an import that lost its lease), the whole error with its stack for anything else.
  */
 export function failureMessage(error: unknown): unknown {
-  if (error instanceof ConfigError || error instanceof DataDirInUse) return error.message;
+  if (error instanceof ConfigError || error instanceof DataDirInUse || error instanceof ImportLeaseLost)
+    return error.message;
   if (isDatabaseUnavailable(error)) return `the database cannot be reached: ${(error as Error).message}`;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (typeof code === 'string' && OPERATOR_ERROR_CODES.has(code)) return (error as Error).message;

@@ -14,6 +14,7 @@ import { MetaEntries } from '../meta/entries.ts';
 import type { ProtocolDependencies } from '../protocols.ts';
 import { importRecords } from './import.ts';
 import { ImportEntries } from './import-entries.ts';
+import { ImportLeaseLost } from './import-lease.ts';
 import type { InputRecord } from './input-record.ts';
 import { recordTypes } from './record-type.ts';
 import { readBody, spoolBody, spoolDirectory } from './request-body.ts';
@@ -42,6 +43,9 @@ interface ReceivedBody {
   records(): AsyncIterable<InputRecord>;
   discard(): Promise<void>;
 }
+
+/** After an import that lost its lease, the import that took it over is likely still running. */
+const RETRY_LOST_LEASE_SECONDS = '30';
 
 /** Imports accepted at once (uploading, waiting or running), per process. */
 export const MAX_QUEUED_IMPORTS = 8;
@@ -93,7 +97,13 @@ export function importRoutes({
     const runImport = () =>
       importRecords(db, body.records(), { dryRun: options.dry_run, type: options.type }).finally(release);
     if (options.wait) {
-      ctx.body = await runImport();
+      ctx.body = await runImport().catch((error: unknown) => {
+        // Not an unexpected failure: it says what happened, and sending the data again finishes the import.
+        if (error instanceof ImportLeaseLost) {
+          throw new HttpProblem(503, error.message, { headers: { 'Retry-After': RETRY_LOST_LEASE_SECONDS } });
+        }
+        throw error;
+      });
       return;
     }
     const entry = await tracked.open(describeCall(ctx, config)).catch(async (error: unknown) => {

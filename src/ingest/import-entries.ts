@@ -4,6 +4,7 @@ import type { CallDescription } from '../meta/call-description.ts';
 import type { MetaEntries } from '../meta/entries.ts';
 import type { MetaEntry } from '../meta/entry.ts';
 import { redactSecrets } from '../meta/redact.ts';
+import { ImportLeaseLost } from './import-lease.ts';
 import type { ImportReport } from './report.ts';
 
 /** How often a running import says it is alive, and after how long without a sign it counts as dead. */
@@ -26,9 +27,12 @@ export const INTERRUPTED: FailedImport = {
 };
 const failure = (error: unknown): FailedImport => ({
   failed: true,
-  error: isDatabaseUnavailable(error)
-    ? `The import failed: the database was unreachable. ${AGAIN}`
-    : `The import failed unexpectedly. ${AGAIN}`,
+  error:
+    error instanceof ImportLeaseLost
+      ? error.message
+      : isDatabaseUnavailable(error)
+        ? `The import failed: the database was unreachable. ${AGAIN}`
+        : `The import failed unexpectedly. ${AGAIN}`,
 });
 
 /**

@@ -1,19 +1,25 @@
 import type { Db, ObjectId } from 'mongodb';
-import { documentCollection } from '../db/collections.ts';
 import { decompose, type Decomposition } from './decompose.ts';
 import { entityKey, type EntityType } from './entities.ts';
 import { describeSource, type InputRecord } from './input-record.ts';
-import { materialize, type MaterializeResult } from './materialize.ts';
+import { materialize } from './materialize.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { clearPending, ImportPending, leftPending } from './pending.ts';
 import type { RecordType } from './record-type.ts';
-import { addRejections, addWarnings, countOutcome, emptyReport, type ImportReport } from './report.ts';
+import {
+  addRebuilt,
+  addRejections,
+  addWarnings,
+  countOutcome,
+  emptyReport,
+  type ImportReport,
+} from './report.ts';
 import { applyRowChanges, planRowChanges, type RowChanges } from './row-writer.ts';
 import type { BatchRows } from './row-source.ts';
 import { RebuildQueue } from './rebuild-queue.ts';
 import { SerialQueue } from '../serial-queue.ts';
 import { validateRecord } from './validate.ts';
-import { acquireImportLease } from './import-lease.ts';
+import { acquireImportLease, type ImportLease, type LeaseTimings } from './import-lease.ts';
 
 export interface ImportOptions {
   /** Validate and report what would change, writing nothing. */
@@ -26,6 +32,8 @@ export interface ImportOptions {
   onProgress?: (recordsRead: number) => void;
   /** The clock for `last_modified` (tests pin it). */
   now?: () => string;
+  /** How long the database's import lease lasts and how often it is renewed (tests shorten them). */
+  leaseTimings?: LeaseTimings;
 }
 
 const DEFAULT_BATCH = 250;
@@ -70,25 +78,26 @@ async function runImport(
   options: ImportOptions,
 ): Promise<ImportReport> {
   // A dry run writes nothing, so it needs no turn among the database's imports.
-  const releaseLease = options.dryRun ? undefined : await acquireImportLease(db);
+  const lease = options.dryRun ? undefined : await acquireImportLease(db, options.leaseTimings);
   try {
-    return await runLeased(db, records, options);
+    return await runLeased(db, records, options, lease);
   } finally {
     // Not given back (the database went away): it expires by itself.
-    await releaseLease?.().catch(() => {});
+    await lease?.release().catch(() => {});
   }
 }
 
+/** Runs the import under its lease, none for a dry run (which writes nothing). */
 async function runLeased(
   db: Db,
   records: AsyncIterable<InputRecord>,
   options: ImportOptions,
+  lease: ImportLease | undefined,
 ): Promise<ImportReport> {
   const started = performance.now();
-  const dryRun = options.dryRun ?? false;
   const now = options.now ?? (() => new Date().toISOString());
-  const report = emptyReport(dryRun);
-  if (!dryRun) await finishLeftPending(db, now, report);
+  const report = emptyReport(options.dryRun ?? false);
+  if (lease) await finishLeftPending(db, lease, now, report);
 
   let batch: BatchItem[] = [];
   let read = 0;
@@ -96,7 +105,7 @@ async function runLeased(
   const pending = new ImportPending(db);
   const flush = async () => {
     if (batch.length > 0) {
-      const written = await writeBatch(db, pending, batch, dryRun, report);
+      const written = await writeBatch(db, lease, pending, batch, report);
       if (written) await rebuilds.add(() => rebuildBatch(db, pending, written, now, report));
     }
     batch = [];
@@ -137,6 +146,8 @@ async function runLeased(
 
 /** A batch whose changed rows are written and recorded as pending, its documents not yet rebuilt. */
 interface WrittenBatch {
+  /** The lease they were written under, confirmed again before their documents are rebuilt. */
+  lease: ImportLease;
   pending: ObjectId;
   changes: RowChanges;
   rows: BatchRows;
@@ -144,13 +155,13 @@ interface WrittenBatch {
 
 /**
  * Counts each record's outcome and writes the rows that changed, recording them as pending first. Nothing
- * to rebuild (undefined) in a dry run or when nothing changed.
+ * to rebuild (undefined) in a dry run (no lease) or when nothing changed.
  */
 async function writeBatch(
   db: Db,
+  lease: ImportLease | undefined,
   pendingChanges: ImportPending,
   batch: BatchItem[],
-  dryRun: boolean,
   report: ImportReport,
 ): Promise<WrittenBatch | undefined> {
   const { writes, changes, shrunkParents, rows } = await planRowChanges(
@@ -170,19 +181,21 @@ async function writeBatch(
         : 'unchanged';
     countOutcome(report, outcome, type);
   }
-  if (dryRun || writes.size === 0) return undefined;
+  if (!lease || writes.size === 0) return undefined;
+  await lease.confirm();
   const pending = await pendingChanges.record(changes);
   await applyRowChanges(db, writes, changes.newRows);
-  return { pending, changes, rows };
+  return { lease, pending, changes, rows };
 }
 
 async function rebuildBatch(
   db: Db,
   pendingChanges: ImportPending,
-  { pending, changes, rows }: WrittenBatch,
+  { lease, pending, changes, rows }: WrittenBatch,
   now: () => string,
   report: ImportReport,
 ): Promise<void> {
+  await lease.confirm();
   await rebuildDocuments(db, changes, now, report, rows);
   await pendingChanges.clear(pending);
 }
@@ -191,8 +204,14 @@ async function rebuildBatch(
  * Finishes what imports that did not finish left pending. One that fails again is reported and kept for the
  * next import, and this one goes on: a rebuild that cannot succeed must not stop every later import.
  */
-async function finishLeftPending(db: Db, now: () => string, report: ImportReport): Promise<void> {
+async function finishLeftPending(
+  db: Db,
+  lease: ImportLease,
+  now: () => string,
+  report: ImportReport,
+): Promise<void> {
   for await (const { id, changes } of leftPending(db)) {
+    await lease.confirm();
     try {
       await rebuildDocuments(db, changes, now, report);
       await clearPending(db, id);
@@ -213,10 +232,5 @@ async function rebuildDocuments(
   report: ImportReport,
   rows?: BatchRows,
 ) {
-  const result: MaterializeResult = await materialize(db, changes, now, rows);
-  addWarnings(report, result.warnings);
-  for (const [root, count] of result.written) {
-    const collection = documentCollection[root];
-    report.documentsWritten[collection] = (report.documentsWritten[collection] ?? 0) + count;
-  }
+  addRebuilt(report, await materialize(db, changes, now, rows));
 }

@@ -1,3 +1,5 @@
+import { documentCollection } from '../db/collections.ts';
+import type { MaterializeResult } from './materialize.ts';
 import type { Rejection } from './validate.ts';
 
 export type Outcome = 'inserted' | 'updated' | 'unchanged' | 'rejected';
@@ -51,7 +53,22 @@ export function addRejections(report: ImportReport, rejections: Rejection[]): vo
   report.rejections.push(...rejections.slice(0, Math.max(0, DETAIL_LIMIT - report.rejections.length)));
 }
 
-export function addWarnings(report: ImportReport, warnings: string[]): void {
+export function addWarnings(
+  report: Pick<ImportReport, 'warnings' | 'warningCount'>,
+  warnings: string[],
+): void {
   report.warningCount += warnings.length;
   report.warnings.push(...warnings.slice(0, Math.max(0, DETAIL_LIMIT - report.warnings.length)));
+}
+
+/** Adds what rebuilding documents did: the documents written, by collection, and its warnings. */
+export function addRebuilt(
+  report: Pick<ImportReport, 'documentsWritten' | 'warnings' | 'warningCount'>,
+  { written, warnings }: MaterializeResult,
+): void {
+  addWarnings(report, warnings);
+  for (const [root, count] of written) {
+    const collection = documentCollection[root];
+    report.documentsWritten[collection] = (report.documentsWritten[collection] ?? 0) + count;
+  }
 }

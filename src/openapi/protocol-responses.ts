@@ -28,7 +28,9 @@ export const protocolResponseComponents = {
     description:
       `Too many imports are waiting (${MAX_QUEUED_IMPORTS} accepted and not finished), with \`code\` and \`message\`; or the ` +
       'database is unreachable or still being prepared at start-up; or an NDJSON body cannot be stored ' +
-      '(the data directory is not writable or full). Retry after Retry-After seconds.',
+      '(the data directory is not writable or full); or, with wait=true, the import lost its lease on the ' +
+      'database part-way (what it wrote is kept; sending the data again finishes it). Retry after ' +
+      'Retry-After seconds.',
     headers: { 'Retry-After': headerRef('Retry-After') },
     content: {
       'application/problem+json': { schema: { anyOf: [schemaRef(ProtocolProblem), schemaRef(Problem)] } },
