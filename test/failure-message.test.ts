@@ -2,18 +2,20 @@ import { MongoNetworkError } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/config.ts';
 import { failureMessage } from '../src/failure-message.ts';
+import { ImportLeaseLost } from '../src/ingest/import-lease.ts';
 import { DataDirInUse } from '../src/standin/storage/data-dir-lock.ts';
 
 const systemError = (code: string, message: string) => Object.assign(new Error(message), { code });
 
 describe('what a command prints when it cannot run', () => {
-  it('is one line for what an operator fixes: a setting, a port or directory in use, a path, an option', () => {
+  it('is one line for what an operator fixes: a setting, a port or directory in use, a path, an option, a lost lease', () => {
     for (const error of [
       new ConfigError('Invalid configuration: PORT: expected a number'),
       new DataDirInUse('the data directory .data/standin is in use by process 42'),
       systemError('EADDRINUSE', 'listen EADDRINUSE: address already in use 0.0.0.0:8080'),
       systemError('ENOENT', "ENOENT: no such file or directory, open 'postcodes.csv'"),
       systemError('ERR_PARSE_ARGS_UNKNOWN_OPTION', "Unknown option '--bogus'"),
+      new ImportLeaseLost(60_000),
     ]) {
       expect(failureMessage(error)).toBe(error.message);
     }

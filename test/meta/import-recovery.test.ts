@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recoverInterruptedImports } from '../../src/ingest/import-recovery.ts';
 import { PID_SPACE, pidSpaceName } from '../../src/process-running.ts';
 import { HEARTBEAT_MS, ImportEntries, INTERRUPTED, STALE_AFTER_MS } from '../../src/ingest/import-entries.ts';
+import { ImportLeaseLost } from '../../src/ingest/import-lease.ts';
 import { createLogger } from '../../src/log.ts';
 import { MetaEntries } from '../../src/meta/entries.ts';
 import { startTestDatabase, type TestDatabase } from '../support/database.ts';
@@ -52,6 +53,17 @@ describe('imports left Waiting', () => {
       error: expect.stringContaining('failed unexpectedly'),
     });
     expect(done!.response_body).not.toContain('boom');
+  });
+
+  it('completes an import that lost its lease with what happened and what to do', async () => {
+    const entry = await imports.open(call);
+    const lost = new ImportLeaseLost(60_000);
+    await imports.complete(entry.id, async () => {
+      throw lost;
+    });
+    const done = await entries.find(entry.id);
+    expect(JSON.parse(done!.response_body!)).toEqual({ failed: true, error: lost.message });
+    expect(lost.message).toMatch(/run this import again/);
   });
 });
 
