@@ -7,7 +7,6 @@
  * every record loaded, 1 when any was rejected, 2 when the import could not run.
  */
 import { parseArgs } from 'node:util';
-import { SingleBar } from 'cli-progress';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/open-database.ts';
 import { importRecords } from '../src/ingest/import.ts';
@@ -16,6 +15,8 @@ import type { ImportReport } from '../src/ingest/report.ts';
 import { readInputPath } from '../src/ingest/sources/input-path.ts';
 import { createLogger } from '../src/log.ts';
 import { failureMessage } from '../src/failure-message.ts';
+import { progressReporter } from './cli/progress.ts';
+import { printWarnings } from './cli/warnings.ts';
 
 const USAGE = `usage: npm run import -- <path...> [--type ${recordTypes.join('|')}] [--dry-run] [--batch-size N]`;
 
@@ -46,7 +47,7 @@ async function main(): Promise<number> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
   const { database, close } = await openDatabase(config, logger);
-  const progress = progressReporter();
+  const progress = progressReporter('importing', 'records read');
   try {
     await database.ensureIndexes();
     const report = await importRecords(database.db, inputs(positionals), {
@@ -66,34 +67,6 @@ async function main(): Promise<number> {
 
 async function* inputs(paths: string[]) {
   for (const path of paths) yield* readInputPath(path);
-}
-
-/** A live counter on a terminal; a line every few seconds otherwise (CI logs, pipes). */
-function progressReporter() {
-  if (process.stderr.isTTY) {
-    const bar = new SingleBar(
-      { format: 'importing {value} records read | {duration_formatted}', stream: process.stderr },
-      undefined,
-    );
-    bar.start(0, 0);
-    let stopped = false;
-    return {
-      update: (read: number) => bar.update(read),
-      stop: () => {
-        if (!stopped) bar.stop();
-        stopped = true;
-      },
-    };
-  }
-  let last = 0;
-  return {
-    update: (read: number) => {
-      if (Date.now() - last < 5000) return;
-      last = Date.now();
-      console.error(`importing: ${read} records read`);
-    },
-    stop: () => {},
-  };
 }
 
 function printReport(report: ImportReport): void {
@@ -118,10 +91,7 @@ function printReport(report: ImportReport): void {
   if (report.rejected > report.rejections.length) {
     console.log(`… and ${report.rejected - report.rejections.length} more rejections`);
   }
-  for (const warning of report.warnings) console.log(`warning: ${warning}`);
-  if (report.warningCount > report.warnings.length) {
-    console.log(`… and ${report.warningCount - report.warnings.length} more warnings`);
-  }
+  printWarnings(report);
 }
 
 try {

@@ -42,6 +42,7 @@ export async function materialize(
   changes: RowChanges,
   now: () => string,
   batch?: BatchRows,
+  refresh = false,
 ): Promise<MaterializeResult> {
   const result: MaterializeResult = { written: new Map(), warnings: [] };
   const touched = [...changes.touchedIds];
@@ -63,7 +64,13 @@ export async function materialize(
     const all = [...ids];
     for (let start = 0; start < all.length; start += CHUNK) {
       const chunk = all.slice(start, start + CHUNK);
-      const written = await rebuild(db, root, chunk, { source, services, changes, now }, result.warnings);
+      const written = await rebuild(
+        db,
+        root,
+        chunk,
+        { source, services, changes, now, refresh },
+        result.warnings,
+      );
       result.written.set(root, (result.written.get(root) ?? 0) + written);
     }
   }
@@ -76,13 +83,18 @@ interface Rebuild {
   services: Map<string, Json>;
   changes: RowChanges;
   now: () => string;
+  /**
+   * Rewrite documents whose content is unchanged too (with the `last_modified` they have), so that what is
+   * derived from the content (search words, geometry, served forms) is derived again.
+   */
+  refresh: boolean;
 }
 
 async function rebuild(
   db: Db,
   root: RootEntity,
   ids: string[],
-  { source, services, changes, now }: Rebuild,
+  { source, services, changes, now, refresh }: Rebuild,
   warnings: string[],
 ): Promise<number> {
   const collection = db.collection(documentCollection[root]);
@@ -110,11 +122,16 @@ async function rebuild(
     const hash = documentHash(contentJson);
     const before = stored.get(id);
     // The publisher's last_modified, when the imported data gives one for the service: kept as given, even
-    // when it is all that changed.
-    const given = root === 'service' && typeof lastModified === 'string' && givesLastModified(changes, id);
-    if (before?._hash === hash && !(given && before.last_modified !== lastModified)) continue;
+    // when it is all that changed. A refresh that finds the document gone makes it as its first import did.
+    const given =
+      root === 'service' &&
+      typeof lastModified === 'string' &&
+      (givesLastModified(changes, id) || (refresh && !before));
+    const unchanged = before?._hash === hash && !(given && before.last_modified !== lastModified);
+    if (unchanged && !refresh) continue;
     // Otherwise a service's last_modified is the time its document changed.
-    if (root === 'service') document.last_modified = given ? lastModified : now();
+    if (root === 'service')
+      document.last_modified = unchanged ? before.last_modified : given ? lastModified : now();
     const { fields, warnings: found } = deriveFields(root, document);
     warnings.push(...found);
     const full: Document = {

@@ -21,9 +21,10 @@ afterAll(async () => {
 
 const databaseNamed = (suffix: string) => testDatabase.client.db(`${testDatabase.db.databaseName}_${suffix}`);
 
-function runImport(db: Db, args: string[]) {
-  return startScript(
-    'scripts/import.ts',
+/** Runs a CLI script against `db`. */
+const runScript = (script: string, db: Db, args: string[] = []) =>
+  startScript(
+    script,
     {
       MONGODB_URI: testDatabase.uri,
       HSDS_DB_NAME: db.databaseName,
@@ -31,7 +32,8 @@ function runImport(db: Db, args: string[]) {
     },
     args,
   );
-}
+
+const runImport = (db: Db, args: string[]) => runScript('scripts/import.ts', db, args);
 
 async function generate(count: number): Promise<string> {
   const file = path.join(workDir, `services-${count}.ndjson`);
@@ -112,4 +114,29 @@ describe('npm run import', () => {
     expect(await snapshot(crashed)).toEqual(await snapshot(clean));
     expect(await crashed.collection('import.pending').countDocuments()).toBe(0);
   }, 180_000);
+});
+
+describe('npm run rebuild', () => {
+  it('rebuilds every document from the rows, mending damaged and missing ones', async () => {
+    const db = databaseNamed('rebuild');
+    expect(
+      await runImport(db, [
+        'fixtures/taxonomies.json',
+        'fixtures/taxonomy_terms.json',
+        'fixtures/organizations.json',
+      ]).exited,
+    ).toBe(0);
+    const imported = await snapshot(db);
+    const services = db.collection('services');
+    const [damaged, lost] = await services.find().sort({ id: 1 }).limit(2).toArray();
+    await services.updateOne({ id: damaged!.id }, { $set: { _search: [] } });
+    await services.deleteOne({ id: lost!.id });
+
+    const run = runScript('scripts/rebuild.ts', db);
+    expect(await run.exited).toBe(0);
+    const counts = Object.entries(imported).map(([name, ids]) => `${Object.keys(ids).length} ${name}`);
+    expect(run.output()).toContain(`Rebuilt ${counts.join(', ')}`);
+    expect(await snapshot(db)).toEqual(imported);
+    expect((await services.findOne({ id: damaged!.id }))?._search).toEqual(damaged!._search);
+  });
 });

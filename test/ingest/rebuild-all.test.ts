@@ -1,0 +1,127 @@
+/**
+ * `rebuildAllDocuments` composes every nested document again from the rows: documents damaged or gone
+ * come back as an import made them, documents that missed a change to their rows get it (as the import
+ * that changed the rows would have given it), and the rest stay exactly as they were, `last_modified`
+ * included.
+ */
+import { EJSON } from 'bson';
+import type { Db, Document } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documentCollection } from '../../src/db/collections.ts';
+import { rootEntities, rowCollection } from '../../src/ingest/entities.ts';
+import { rebuildAllDocuments } from '../../src/ingest/rebuild-all.ts';
+import { seedSampleData } from '../../src/ingest/seed.ts';
+import { createLogger } from '../../src/log.ts';
+import { indexedDatabases } from '../support/database.ts';
+import { importLines } from '../support/import.ts';
+
+const databases = indexedDatabases();
+beforeAll(() => databases.start());
+afterAll(() => databases.close());
+
+const LATER = () => '2031-02-03T04:05:06.789Z';
+const RENAMED = 'Harbor Health Collaborative of Greater Boston';
+
+/**
+ * Every stored document of every served collection, as stored (derived fields and served forms too), in
+ * extended JSON: served forms compare as base64 text rather than byte by byte.
+ */
+async function documents(db: Db): Promise<Record<string, Document[]>> {
+  const all: Record<string, Document[]> = {};
+  for (const root of rootEntities) {
+    const collection = documentCollection[root];
+    const stored = await db
+      .collection(collection)
+      .find({}, { projection: { _id: 0 } })
+      .sort({ id: 1 })
+      .toArray();
+    all[collection] = stored.map((document) => EJSON.serialize(document));
+  }
+  return all;
+}
+
+async function seeded(): Promise<Db> {
+  const db = await databases.fresh();
+  await seedSampleData(db, createLogger('silent'));
+  return db;
+}
+
+/** An organization of the sample, as its row gives it (its own fields, no lists). */
+async function someOrganization(db: Db): Promise<Document> {
+  const [row] = await db
+    .collection(rowCollection('organization'))
+    .find({}, { projection: { _id: 0, _hash: 0, _position: 0 } })
+    .sort({ _id: 1 })
+    .limit(1)
+    .toArray();
+  return row!;
+}
+
+describe('rebuilding every document from the rows', () => {
+  let db: Db;
+  let asImported: Record<string, Document[]>;
+
+  beforeAll(async () => {
+    db = await seeded();
+    asImported = await documents(db);
+  });
+
+  it('leaves a sound directory exactly as it was, last_modified included', async () => {
+    const report = await rebuildAllDocuments(db, { now: LATER });
+    expect(await documents(db)).toEqual(asImported);
+    const total = Object.values(asImported).reduce((sum, list) => sum + list.length, 0);
+    expect(Object.values(report.documentsWritten).reduce((sum, count) => sum + count, 0)).toBe(total);
+  });
+
+  it('restores damaged and missing documents as the import made them', async () => {
+    const services = db.collection(documentCollection.service);
+    const [first, second] = asImported[documentCollection.service]!;
+    await services.updateOne(
+      { id: first!.id },
+      { $set: { _search: [], _json: Buffer.from('{}'), name: 'Not this' }, $unset: { _geo: '' } },
+    );
+    await services.deleteOne({ id: second!.id });
+    const [pairing] = asImported[documentCollection.service_at_location]!;
+    await db.collection(documentCollection.service_at_location).deleteOne({ id: pairing!.id });
+
+    await rebuildAllDocuments(db, { now: LATER });
+    expect(await documents(db)).toEqual(asImported);
+  });
+
+  it('gives documents that missed a change to their rows what the import of that change gives', async () => {
+    const organization = await someOrganization(db);
+    const imported = await seeded();
+    expect(
+      (
+        await importLines(imported, [{ ...organization, name: RENAMED }], {
+          type: 'organization',
+          now: LATER,
+        })
+      ).rejected,
+    ).toBe(0);
+    const expected = await documents(imported);
+    // The same change to the row alone, as an import stopped before its rebuild (and lost its record of
+    // it) or a race with another import would leave it.
+    await db
+      .collection(rowCollection('organization'))
+      .updateOne({ _id: organization.id }, { $set: { name: RENAMED } });
+
+    await rebuildAllDocuments(db, { now: LATER });
+    const rebuilt = await documents(db);
+    expect(rebuilt).toEqual(expected);
+    const embedding = rebuilt[documentCollection.service]!.filter(
+      (service) => service.organization?.id === organization.id,
+    );
+    expect(embedding.length).toBeGreaterThan(0);
+    for (const service of embedding) {
+      expect(service.organization.name).toBe(RENAMED);
+      expect(service.last_modified).toBe(LATER());
+    }
+  });
+
+  it('changes nothing when run again', async () => {
+    const before = await documents(db);
+    await rebuildAllDocuments(db, { now: () => '2032-01-01T00:00:00.000Z' });
+    expect(await documents(db)).toEqual(before);
+  });
+});
