@@ -168,17 +168,24 @@ async function writeBatch(
     db,
     batch.map((item) => item.decomposition),
   );
+  // What the batch does to a record is counted once, for its first copy (a feed may repeat a record): the
+  // rows are planned from all its copies together, so later ones change nothing more.
+  const counted = new Set<string>();
   for (const { type, decomposition } of batch) {
     const root = decomposition.rows[0]!;
+    const rootKey = entityKey(root.entity, root.row.id);
     // Changed: one of its rows, or one of its lists (given in full) that lost an item.
     const changed = decomposition.rows.some(
       ({ entity, row }) => changes.changedRows.has(entityKey(entity, row.id)) || shrunkParents.has(row.id),
     );
-    const outcome = changes.newRows.has(entityKey(root.entity, root.row.id))
-      ? 'inserted'
-      : changed
-        ? 'updated'
-        : 'unchanged';
+    const outcome = counted.has(rootKey)
+      ? 'unchanged'
+      : changes.newRows.has(rootKey)
+        ? 'inserted'
+        : changed
+          ? 'updated'
+          : 'unchanged';
+    counted.add(rootKey);
     countOutcome(report, outcome, type);
   }
   if (!lease || writes.size === 0) return undefined;
