@@ -19,7 +19,7 @@ import type { BatchRows } from './row-source.ts';
 import { RebuildQueue } from './rebuild-queue.ts';
 import { SerialQueue } from '../serial-queue.ts';
 import { validateRecord } from './validate.ts';
-import { acquireImportLease, type ImportLease, type LeaseTimings } from './import-lease.ts';
+import { acquireImportLease, ImportLeaseLost, type ImportLease, type LeaseTimings } from './import-lease.ts';
 
 export interface ImportOptions {
   /** Validate and report what would change, writing nothing. */
@@ -146,7 +146,7 @@ async function runLeased(
 
 /** A batch whose changed rows are written and recorded as pending, its documents not yet rebuilt. */
 interface WrittenBatch {
-  /** The lease they were written under, confirmed again before their documents are rebuilt. */
+  /** The lease they were written under, confirmed again before each write of their documents. */
   lease: ImportLease;
   pending: ObjectId;
   changes: RowChanges;
@@ -202,8 +202,7 @@ async function rebuildBatch(
   now: () => string,
   report: ImportReport,
 ): Promise<void> {
-  await lease.confirm();
-  await rebuildDocuments(db, changes, now, report, rows);
+  await rebuildDocuments(db, lease, changes, now, report, rows);
   await pendingChanges.clear(pending);
 }
 
@@ -218,12 +217,11 @@ async function finishLeftPending(
   report: ImportReport,
 ): Promise<void> {
   for await (const { id, changes } of leftPending(db)) {
-    await lease.confirm();
     try {
-      await rebuildDocuments(db, changes, now, report);
+      await rebuildDocuments(db, lease, changes, now, report);
       await clearPending(db, id);
     } catch (error) {
-      if (isDatabaseUnavailable(error)) throw error;
+      if (isDatabaseUnavailable(error) || error instanceof ImportLeaseLost) throw error;
       addWarnings(report, [
         `changes left pending by an import that did not finish (${id.toHexString()}) could not be applied ` +
           `(${(error as Error).message}); they stay pending, tried again by the next import`,
@@ -232,12 +230,15 @@ async function finishLeftPending(
   }
 }
 
+/** Rebuilds the documents the changes reach, confirming the lease before each write. */
 async function rebuildDocuments(
   db: Db,
+  lease: ImportLease,
   changes: RowChanges,
   now: () => string,
   report: ImportReport,
   rows?: BatchRows,
 ) {
-  addRebuilt(report, await materialize(db, changes, now, rows));
+  const beforeWrite = () => lease.confirm();
+  addRebuilt(report, await materialize(db, changes, { now, batch: rows, beforeWrite }));
 }

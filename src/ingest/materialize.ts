@@ -31,6 +31,20 @@ const CHUNK = 500;
  */
 const MAX_FRESH_SERVICES = 5_000;
 
+export interface MaterializeOptions {
+  /** The clock for `last_modified`. */
+  now: () => string;
+  /** The rows the import batch has just written, composed from without reading them back. */
+  batch?: BatchRows;
+  /**
+   * Rewrite documents whose content is unchanged too (with the `last_modified` they have), so that what is
+   * derived from the content (search words, geometry, served forms) is derived again.
+   */
+  refresh?: boolean;
+  /** Called before each write; throws to stop (an import that may have lost its lease). */
+  beforeWrite?: () => Promise<void>;
+}
+
 /**
  * Rebuilds every nested document the row changes reach, and only those: the roots whose own row changed,
  * and every document that embeds a touched entity (found through its `_deps` list of embedded ids).
@@ -40,9 +54,7 @@ const MAX_FRESH_SERVICES = 5_000;
 export async function materialize(
   db: Db,
   changes: RowChanges,
-  now: () => string,
-  batch?: BatchRows,
-  refresh = false,
+  { now, batch, refresh = false, beforeWrite }: MaterializeOptions,
 ): Promise<MaterializeResult> {
   const result: MaterializeResult = { written: new Map(), warnings: [] };
   const touched = [...changes.touchedIds];
@@ -68,7 +80,7 @@ export async function materialize(
         db,
         root,
         chunk,
-        { source, services, changes, now, refresh },
+        { source, services, changes, now, refresh, beforeWrite },
         result.warnings,
       );
       result.written.set(root, (result.written.get(root) ?? 0) + written);
@@ -83,18 +95,15 @@ interface Rebuild {
   services: Map<string, Json>;
   changes: RowChanges;
   now: () => string;
-  /**
-   * Rewrite documents whose content is unchanged too (with the `last_modified` they have), so that what is
-   * derived from the content (search words, geometry, served forms) is derived again.
-   */
   refresh: boolean;
+  beforeWrite?: () => Promise<void>;
 }
 
 async function rebuild(
   db: Db,
   root: RootEntity,
   ids: string[],
-  { source, services, changes, now, refresh }: Rebuild,
+  { source, services, changes, now, refresh, beforeWrite }: Rebuild,
   warnings: string[],
 ): Promise<number> {
   const collection = db.collection(documentCollection[root]);
@@ -146,6 +155,7 @@ async function rebuild(
     operations.push(before ? replacing('id', full) : { insertOne: { document: full } });
   }
   if (operations.length === 0) return 0;
+  await beforeWrite?.();
   await bulkWriteWithRemedies(
     collection,
     operations,

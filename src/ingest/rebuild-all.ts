@@ -40,8 +40,11 @@ export async function rebuildAllDocuments(db: Db, options: RebuildOptions = {}):
     // Services before services at location, which are taken from them (rootEntities' order).
     for (const root of rootEntities) {
       for await (const ids of rowIdChunks(db, root)) {
-        await lease.confirm();
-        addRebuilt(report, await materialize(db, rootsChanged(root, ids), now, undefined, true));
+        const beforeWrite = () => lease.confirm();
+        addRebuilt(
+          report,
+          await materialize(db, rootsChanged(root, ids), { now, refresh: true, beforeWrite }),
+        );
         rebuilt += ids.length;
         options.onProgress?.(rebuilt);
       }

@@ -60,7 +60,7 @@ async function rebuildAllFromDatabase(): Promise<Map<RootEntity, number>> {
     newRows: new Set(),
     changedRoots,
   };
-  return (await materialize(db, changes, () => '2030-01-01T00:00:00.000Z')).written;
+  return (await materialize(db, changes, { now: () => '2030-01-01T00:00:00.000Z' })).written;
 }
 
 describe("documents composed from a batch's own rows", () => {

@@ -8,7 +8,9 @@ import { EJSON } from 'bson';
 import type { Db, Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentCollection } from '../../src/db/collections.ts';
-import { rootEntities, rowCollection } from '../../src/ingest/entities.ts';
+import { rootEntities, rowCollection, type RootEntity } from '../../src/ingest/entities.ts';
+import { ImportLeaseLost } from '../../src/ingest/import-lease.ts';
+import { materialize } from '../../src/ingest/materialize.ts';
 import { rebuildAllDocuments } from '../../src/ingest/rebuild-all.ts';
 import { seedSampleData } from '../../src/ingest/seed.ts';
 import { createLogger } from '../../src/log.ts';
@@ -123,5 +125,36 @@ describe('rebuilding every document from the rows', () => {
     const before = await documents(db);
     await rebuildAllDocuments(db, { now: () => '2032-01-01T00:00:00.000Z' });
     expect(await documents(db)).toEqual(before);
+  });
+});
+
+describe('rebuilding documents under a lease', () => {
+  it('checks before each write of documents, so that a lost lease stops it before the next one', async () => {
+    const db = await seeded();
+    const pairings = db.collection(documentCollection.service_at_location);
+    await pairings.updateMany({}, { $set: { _search: [] } });
+    const ids = async (root: RootEntity) =>
+      new Set(await db.collection<{ _id: string }>(rowCollection(root)).distinct('_id'));
+    const changedRoots = new Map([
+      ['service' as const, await ids('service')],
+      ['service_at_location' as const, await ids('service_at_location')],
+    ]);
+    const changes = {
+      touchedIds: new Set<string>(),
+      changedRows: new Set<string>(),
+      newRows: new Set<string>(),
+      changedRoots,
+    };
+    let checks = 0;
+    const beforeWrite = async () => {
+      checks += 1;
+      // Lost after the services are written, before their services at location are.
+      if (checks === 2) throw new ImportLeaseLost(60_000);
+    };
+    await expect(materialize(db, changes, { now: LATER, refresh: true, beforeWrite })).rejects.toThrow(
+      ImportLeaseLost,
+    );
+    expect(checks).toBe(2);
+    expect(await pairings.countDocuments({ _search: [] })).toBe(await pairings.countDocuments());
   });
 });
