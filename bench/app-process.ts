@@ -5,9 +5,9 @@
  * 'memory-peaks' ends it (answering the peaks within).
  */
 import { once } from 'node:events';
-import { createServer } from 'node:http';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
+import { createHttpServer } from '../src/http/server.ts';
 import { createLogger } from '../src/log.ts';
 import { childOfBench } from './child-process.ts';
 import { memoryUse, sampleMemoryPeaks, type MemoryUse } from './memory-peaks.ts';
@@ -28,7 +28,7 @@ const config = loadConfig({});
 const logger = createLogger(config.logLevel, { write: () => {} });
 const database = benchDatabase(uri);
 await database.ensureIndexes();
-const server = createServer(buildApp({ config, database, logger }).callback());
+const server = createHttpServer(buildApp({ config, database, logger }), logger);
 server.listen(0, '127.0.0.1');
 await once(server, 'listening');
 const { port } = server.address() as { port: number };

@@ -1,5 +1,4 @@
 import { once } from 'node:events';
-import { createServer } from 'node:http';
 import { collectDefaultMetrics } from 'prom-client';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
@@ -11,6 +10,7 @@ import { ensureAdministrator } from './management/admin-bootstrap.ts';
 import { finishInterruptedImports, recoverInterruptedImports } from './ingest/import-recovery.ts';
 import { seedSampleData } from './ingest/seed.ts';
 import { HttpMetrics } from './http/metrics.ts';
+import { createHttpServer } from './http/server.ts';
 import { createLogger } from './log.ts';
 import { failureMessage } from './failure-message.ts';
 import { keepMetaEntriesFor } from './meta/retention.ts';
@@ -67,7 +67,7 @@ async function main(config: Config): Promise<void> {
     prepared: () => prepared,
     indexed: () => indexed,
   });
-  const server = createServer(app.callback());
+  const server = createHttpServer(app, logger);
   server.listen(config.port, config.host);
   await once(server, 'listening');
   logger.info({ url: `http://${config.host}:${config.port}/` }, 'HSDS API listening');

@@ -1,9 +1,10 @@
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { Writable } from 'node:stream';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { Database } from '../../src/db/database.ts';
+import { createHttpServer } from '../../src/http/server.ts';
 import { createLogger } from '../../src/log.ts';
 import { startTestDatabase, type TestDatabase } from './database.ts';
 
@@ -43,7 +44,7 @@ export async function startTestApp(
     logger,
   });
   await database.ensureIndexes();
-  const server = createServer(buildApp({ config, database, logger, indexed }).callback());
+  const server = createHttpServer(buildApp({ config, database, logger, indexed }), logger);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as { port: number };

@@ -1,0 +1,50 @@
+import { createServer, STATUS_CODES, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type Koa from 'koa';
+import type { Logger } from 'pino';
+import { PROBLEM_CONTENT_TYPE } from './error-handler.ts';
+
+/** Node's largest request line and headers, together (its default --max-http-header-size). */
+const MAX_HEADER_KB = 16;
+
+/** What Node's HTTP parser rejects before the app sees the request, as the status and detail we answer. */
+function rejection(code: string | undefined): { status: number; detail: string } {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return {
+        status: 431,
+        detail:
+          `The request line and headers are over ${MAX_HEADER_KB} KB together. Long list parameters ` +
+          'can be sent as a JSON object in the body of a POST to the same path.',
+      };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { status: 408, detail: 'The request was not received in time.' };
+    default:
+      return { status: 400, detail: 'The request is not valid HTTP/1.1.' };
+  }
+}
+
+/**
+ * The HTTP server for the app. A request Node's parser rejects (malformed, or headers too large) never
+ * reaches Koa, and Node would answer it with a bare status line: it gets a problem details body like every
+ * other error instead, and a log line (it has no request id: none was read).
+ */
+export function createHttpServer(app: Koa, logger: Logger): Server {
+  const server = createServer(app.callback());
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    // A client gone (or a response already under way) has nothing more to be told.
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const { status, detail } = rejection(error.code);
+    logger.info({ status, errorCode: error.code }, 'request rejected before it was read');
+    const body = JSON.stringify({ type: 'about:blank', title: STATUS_CODES[status], status, detail });
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+        `Content-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Connection: close\r\n\r\n${body}`,
+    );
+  });
+  return server;
+}

@@ -1,0 +1,77 @@
+/**
+ * Requests Node's HTTP parser rejects never reach the app: they still get a problem details body saying
+ * what was wrong, as every other error does, and a log line.
+ */
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(async () => app?.close());
+
+/** Sends raw bytes and gives back everything the server answered until it closed the connection. */
+function exchange(raw: string): Promise<string> {
+  const { hostname, port } = new URL(app.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(raw));
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.on('close', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
+/** The status line, headers (lower-cased names) and parsed body of a raw response. */
+function parse(answer: string) {
+  const [head = '', body = ''] = answer.split('\r\n\r\n');
+  const [statusLine = '', ...headerLines] = head.split('\r\n');
+  const headers = Object.fromEntries(
+    headerLines.map((line) => [
+      line.slice(0, line.indexOf(':')).toLowerCase(),
+      line.slice(line.indexOf(':') + 1).trim(),
+    ]),
+  );
+  return { statusLine, headers, body: JSON.parse(body) as Record<string, unknown> };
+}
+
+describe('a request Node rejects before the app reads it', () => {
+  it('is a 431 problem when its URL and headers are too large, pointing to POST', async () => {
+    const search = 'x'.repeat(20_000);
+    const { statusLine, headers, body } = parse(
+      await exchange(`GET /services?search=${search} HTTP/1.1\r\nHost: localhost\r\n\r\n`),
+    );
+    expect(statusLine).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+    expect(headers['content-type']).toBe('application/problem+json');
+    expect(body).toEqual({
+      type: 'about:blank',
+      title: 'Request Header Fields Too Large',
+      status: 431,
+      detail: expect.stringMatching(/over 16 KB.*POST/),
+    });
+    expect(app.logs).toContainEqual(
+      expect.objectContaining({
+        status: 431,
+        errorCode: 'HPE_HEADER_OVERFLOW',
+        msg: 'request rejected before it was read',
+      }),
+    );
+  });
+
+  it('is a 400 problem when it is not HTTP', async () => {
+    const { statusLine, headers, body } = parse(await exchange('HELLO /services\r\n\r\n'));
+    expect(statusLine).toBe('HTTP/1.1 400 Bad Request');
+    expect(headers['content-type']).toBe('application/problem+json');
+    expect(body).toMatchObject({ status: 400, detail: 'The request is not valid HTTP/1.1.' });
+  });
+
+  it('leaves well-formed requests on the same server alone', async () => {
+    const { statusLine } = parse(
+      await exchange('GET /services/nope HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'),
+    );
+    expect(statusLine).toBe('HTTP/1.1 404 Not Found');
+  });
+});
