@@ -23,7 +23,7 @@ export const protocolResponseComponents = {
     'The body is not application/json, or is compressed otherwise than with gzip, deflate or br.',
   ),
   ImportTooLarge: problem('The body is larger than the import limit (HSDS_IMPORT_BODY_LIMIT_BYTES).'),
-  ImportUnsupportedMediaType: problem('The body is neither JSON nor NDJSON, or is compressed.'),
+  ImportUnsupportedMediaType: problem('The body is neither JSON nor NDJSON, is compressed, or is not UTF-8.'),
   ImportUnavailable: {
     description:
       `Too many imports are waiting (${MAX_QUEUED_IMPORTS} accepted and not finished), with \`code\` and \`message\`; or the ` +

@@ -180,6 +180,19 @@ describe('POST /import refusals', () => {
     }
   });
 
+  it('answers 415 naming the charset of a body that is not UTF-8, and takes one labelled UTF-8', async () => {
+    for (const type of ['application/json; charset=utf-16', 'application/x-ndjson; charset=ISO-8859-1']) {
+      const response = await post('?wait=true', '[]', type);
+      expect(response.status).toBe(415);
+      expect(await response.json()).toMatchObject({
+        code: 415,
+        message: `The request body must be UTF-8; its charset is ${type.split('charset=')[1]!.toLowerCase()}.`,
+      });
+    }
+    const utf8 = await post('?wait=true', '[]', 'application/json; charset=UTF-8');
+    expect(utf8.status).toBe(200);
+  });
+
   it.each(['type=program', 'wait=yes', 'dry_run=1', 'dryrun=true'])('answers 400 for %s', async (query) => {
     const response = await post(`?${query}`, '[]', 'application/json');
     expect(response.status).toBe(400);
