@@ -7,14 +7,12 @@
  * every record loaded, 1 when any was rejected, 2 when the import could not run.
  */
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/open-database.ts';
 import { importRecords } from '../src/ingest/import.ts';
 import { recordTypes, type RecordType } from '../src/ingest/record-type.ts';
 import type { ImportReport } from '../src/ingest/report.ts';
 import { readInputPath } from '../src/ingest/sources/input-path.ts';
-import { createLogger } from '../src/log.ts';
 import { failureMessage } from '../src/failure-message.ts';
+import { withDatabase } from './cli/database.ts';
 import { progressReporter } from './cli/progress.ts';
 import { printWarnings } from './cli/warnings.ts';
 
@@ -44,25 +42,22 @@ async function main(): Promise<number> {
     return 2;
   }
 
-  const config = loadConfig();
-  const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
-  const { database, close } = await openDatabase(config, logger);
-  const progress = progressReporter('importing', 'records read');
-  try {
-    await database.ensureIndexes();
-    const report = await importRecords(database.db, inputs(positionals), {
-      dryRun: values['dry-run'],
-      type: values.type as RecordType | undefined,
-      batchSize,
-      onProgress: progress.update,
-    });
-    progress.stop();
-    printReport(report);
-    return report.rejected > 0 ? 1 : 0;
-  } finally {
-    progress.stop();
-    await close();
-  }
+  return withDatabase(async (db) => {
+    const progress = progressReporter('importing', 'records read');
+    try {
+      const report = await importRecords(db, inputs(positionals), {
+        dryRun: values['dry-run'],
+        type: values.type as RecordType | undefined,
+        batchSize,
+        onProgress: progress.update,
+      });
+      progress.stop();
+      printReport(report);
+      return report.rejected > 0 ? 1 : 0;
+    } finally {
+      progress.stop();
+    }
+  });
 }
 
 async function* inputs(paths: string[]) {

@@ -8,11 +8,9 @@
  * run (run it again: it completes what a stopped rebuild left).
  */
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/open-database.ts';
 import { failureMessage } from '../src/failure-message.ts';
 import { rebuildAllDocuments } from '../src/ingest/rebuild-all.ts';
-import { createLogger } from '../src/log.ts';
+import { withDatabase } from './cli/database.ts';
 import { progressReporter } from './cli/progress.ts';
 import { printWarnings } from './cli/warnings.ts';
 
@@ -24,22 +22,19 @@ async function main(): Promise<number> {
     console.error(USAGE);
     return 0;
   }
-  const config = loadConfig();
-  const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
-  const { database, close } = await openDatabase(config, logger);
-  const progress = progressReporter('rebuilding', 'records');
-  try {
-    await database.ensureIndexes();
-    const report = await rebuildAllDocuments(database.db, { onProgress: progress.update });
-    progress.stop();
-    const written = Object.entries(report.documentsWritten).map(([name, count]) => `${count} ${name}`);
-    console.log(`Rebuilt ${written.join(', ') || 'no documents'} (${report.durationMs} ms)`);
-    printWarnings(report);
-    return 0;
-  } finally {
-    progress.stop();
-    await close();
-  }
+  return withDatabase(async (db) => {
+    const progress = progressReporter('rebuilding', 'records');
+    try {
+      const report = await rebuildAllDocuments(db, { onProgress: progress.update });
+      progress.stop();
+      const written = Object.entries(report.documentsWritten).map(([name, count]) => `${count} ${name}`);
+      console.log(`Rebuilt ${written.join(', ') || 'no documents'} (${report.durationMs} ms)`);
+      printWarnings(report);
+      return 0;
+    } finally {
+      progress.stop();
+    }
+  });
 }
 
 try {

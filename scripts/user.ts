@@ -15,10 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/open-database.ts';
 import { HttpProblem } from '../src/http/problem.ts';
-import { createLogger } from '../src/log.ts';
 import { AccessEntryStore } from '../src/management/access-entries.ts';
 import { accessEntryInput } from '../src/management/access-entry-input.ts';
 import type { StoredUser } from '../src/management/collections.ts';
@@ -26,6 +23,7 @@ import { parseBody } from '../src/management/parse-body.ts';
 import { newUserInput, userCode } from '../src/management/user-input.ts';
 import { UserStore } from '../src/management/users.ts';
 import { failureMessage } from '../src/failure-message.ts';
+import { withDatabase } from './cli/database.ts';
 
 const USAGE = `usage: npm run user -- add <login> --name N --email E [--code C]
        npm run user -- grant <login> <path> <verb> [--name N]
@@ -66,21 +64,17 @@ async function main(): Promise<number> {
     console.error(USAGE);
     return values.help ? 0 : 2;
   }
-  const config = loadConfig();
-  const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
-  const { database, close } = await openDatabase(config, logger);
-  try {
-    await database.ensureIndexes();
-    const users = new UserStore(database.db);
-    await run(command, operands, values, { users, accessEntries: new AccessEntryStore(database.db, users) });
-    return 0;
-  } catch (error) {
-    if (!(error instanceof Refusal || error instanceof HttpProblem)) throw error;
-    console.error(error.message);
-    return 1;
-  } finally {
-    await close();
-  }
+  return withDatabase(async (db) => {
+    try {
+      const users = new UserStore(db);
+      await run(command, operands, values, { users, accessEntries: new AccessEntryStore(db, users) });
+      return 0;
+    } catch (error) {
+      if (!(error instanceof Refusal || error instanceof HttpProblem)) throw error;
+      console.error(error.message);
+      return 1;
+    }
+  });
 }
 
 async function run(command: string, operands: string[], options: Options, stores: Stores): Promise<void> {
