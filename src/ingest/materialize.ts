@@ -90,13 +90,10 @@ export async function materialize(
 }
 
 /** What rebuilding a chunk of roots reads from and reports to. */
-interface Rebuild {
+interface Rebuild extends Omit<MaterializeOptions, 'batch'> {
   source: RowSource;
   services: Map<string, Json>;
   changes: RowChanges;
-  now: () => string;
-  refresh: boolean;
-  beforeWrite?: () => Promise<void>;
 }
 
 async function rebuild(
