@@ -26,7 +26,8 @@ export interface RebuildOptions {
  * again and rewritten with what is derived from it (search words, geometry, served forms), so documents
  * damaged, lost or left stale (having missed a change to their rows) are mended, and documents written by
  * an earlier version get what this one derives. One whose content is unchanged keeps its `last_modified`;
- * one whose content changed gets the time of this rebuild, as an import would have given it. It holds the
+ * one whose content changed gets the time of this rebuild, as an import would have given it, and one that
+ * was missing comes back as its first import made it. It holds the
  * import lease throughout (imports wait), writes no rows, and can be run again at any time: a rebuild
  * stopped part-way is completed by running it again.
  */
@@ -35,12 +36,12 @@ export async function rebuildAllDocuments(db: Db, options: RebuildOptions = {}):
   const now = options.now ?? (() => new Date().toISOString());
   const report: RebuildReport = { documentsWritten: {}, warnings: [], warningCount: 0, durationMs: 0 };
   const lease = await acquireImportLease(db);
+  const beforeWrite = () => lease.confirm();
   try {
     let rebuilt = 0;
     // Services before services at location, which are taken from them (rootEntities' order).
     for (const root of rootEntities) {
       for await (const ids of rowIdChunks(db, root)) {
-        const beforeWrite = () => lease.confirm();
         addRebuilt(
           report,
           await materialize(db, rootsChanged(root, ids), { now, refresh: true, beforeWrite }),
