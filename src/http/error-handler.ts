@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
-import { HttpProblem } from './problem.ts';
+import { HttpProblem, problemDocument } from './problem.ts';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -29,15 +29,7 @@ export function errorHandler(logger: Logger): Middleware {
       ctx.status = problem.status;
       ctx.set(problem.headers);
       ctx.type = PROBLEM_CONTENT_TYPE;
-      ctx.body = {
-        type: 'about:blank',
-        title: problem.title,
-        status: problem.status,
-        detail: problem.message,
-        instance: ctx.path,
-        ...(problem.errors ? { errors: problem.errors } : {}),
-        ...problem.extensions,
-      };
+      ctx.body = problemDocument(problem, ctx.path);
     }
   };
 }

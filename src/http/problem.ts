@@ -42,6 +42,17 @@ export class HttpProblem extends Error {
   }
 }
 
+/** The RFC 9457 problem details document of a problem; `instance` is the request's path, when one was read. */
+export const problemDocument = (problem: HttpProblem, instance?: string) => ({
+  type: 'about:blank',
+  title: problem.title,
+  status: problem.status,
+  detail: problem.message,
+  ...(instance === undefined ? {} : { instance }),
+  ...(problem.errors ? { errors: problem.errors } : {}),
+  ...problem.extensions,
+});
+
 export const invalidParameter = (parameter: string, message: string) =>
   new HttpProblem(400, `Invalid value for parameter '${parameter}': ${message}`, {
     errors: [{ parameter, message }],

@@ -1,26 +1,26 @@
-import { createServer, STATUS_CODES, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { PROBLEM_CONTENT_TYPE } from './error-handler.ts';
+import { HttpProblem, problemDocument } from './problem.ts';
 
 /** Node's largest request line and headers, together (its default --max-http-header-size). */
 const MAX_HEADER_KB = 16;
 
-/** What Node's HTTP parser rejects before the app sees the request, as the status and detail we answer. */
-function rejection(code: string | undefined): { status: number; detail: string } {
+/** What Node's HTTP parser rejects before the app sees the request, as the problem we answer. */
+function rejection(code: string | undefined): HttpProblem {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
-      return {
-        status: 431,
-        detail:
-          `The request line and headers are over ${MAX_HEADER_KB} KB together. Long list parameters ` +
+      return new HttpProblem(
+        431,
+        `The request line and headers are over ${MAX_HEADER_KB} KB together. Long list parameters ` +
           'can be sent as a JSON object in the body of a POST to the same path.',
-      };
+      );
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return { status: 408, detail: 'The request was not received in time.' };
+      return new HttpProblem(408, 'The request was not received in time.');
     default:
-      return { status: 400, detail: 'The request is not valid HTTP/1.1.' };
+      return new HttpProblem(400, 'The request is not valid HTTP/1.1.');
   }
 }
 
@@ -37,11 +37,11 @@ export function createHttpServer(app: Koa, logger: Logger): Server {
       socket.destroy();
       return;
     }
-    const { status, detail } = rejection(error.code);
-    logger.info({ status, errorCode: error.code }, 'request rejected before it was read');
-    const body = JSON.stringify({ type: 'about:blank', title: STATUS_CODES[status], status, detail });
+    const problem = rejection(error.code);
+    logger.info({ status: problem.status, errorCode: error.code }, 'request rejected before it was read');
+    const body = JSON.stringify(problemDocument(problem));
     socket.end(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+      `HTTP/1.1 ${problem.status} ${problem.title}\r\n` +
         `Content-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
         `Connection: close\r\n\r\n${body}`,
     );

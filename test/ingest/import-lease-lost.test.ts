@@ -6,8 +6,8 @@
  */
 import type { Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documentCollection, PENDING_COLLECTION } from '../../src/db/collections.ts';
-import { rootEntities, rowCollection } from '../../src/ingest/entities.ts';
+import { PENDING_COLLECTION } from '../../src/db/collections.ts';
+import { rowCollection } from '../../src/ingest/entities.ts';
 import { importRecords, type ImportOptions } from '../../src/ingest/import.ts';
 import {
   acquireImportLease,
@@ -16,15 +16,16 @@ import {
 } from '../../src/ingest/import-lease.ts';
 import type { InputRecord } from '../../src/ingest/input-record.ts';
 import { indexedDatabases } from '../support/database.ts';
+import { storedDirectory } from '../support/import.ts';
 import { waitFor } from '../support/process.ts';
 
 const databases = indexedDatabases();
-let uninterrupted: Awaited<ReturnType<typeof directory>>;
+let uninterrupted: Awaited<ReturnType<typeof storedDirectory>>;
 beforeAll(async () => {
   await databases.start();
   const db = await databases.fresh();
   expect(await importRecords(db, records(), OPTIONS)).toMatchObject({ inserted: 3, rejected: 0 });
-  uninterrupted = await directory(db);
+  uninterrupted = await storedDirectory(db);
 });
 afterAll(() => databases.close());
 
@@ -44,20 +45,6 @@ async function* records(beforeService: (n: number) => Promise<void> | void = () 
     if (index > 0) await beforeService(index);
     yield { source: { file: 'services.ndjson', line: index + 1 }, value } satisfies InputRecord;
   }
-}
-
-/** Every served document, as stored. */
-async function directory(db: Db) {
-  const documents: Record<string, unknown[]> = {};
-  for (const root of rootEntities) {
-    const collection = documentCollection[root];
-    documents[collection] = await db
-      .collection(collection)
-      .find({}, { projection: { _id: 0 } })
-      .sort({ id: 1 })
-      .toArray();
-  }
-  return documents;
 }
 
 const ids = async (db: Db, collection: string) =>
@@ -107,7 +94,7 @@ describe('an import whose lease is lost', () => {
 
     await leases.deleteOne({ holder: 'another' });
     await importRecords(db, records(), OPTIONS);
-    expect(await directory(db)).toEqual(uninterrupted);
+    expect(await storedDirectory(db)).toEqual(uninterrupted);
   });
 
   it('stops once it went unrenewed so long that another could have taken it, though none did', async () => {
@@ -133,7 +120,7 @@ describe('an import whose lease is lost', () => {
     expect(await pendingCount(db)).toBe(1);
 
     await importRecords(db, records(), OPTIONS);
-    expect(await directory(db)).toEqual(uninterrupted);
+    expect(await storedDirectory(db)).toEqual(uninterrupted);
     expect(await pendingCount(db)).toBe(0);
   });
 

@@ -4,18 +4,17 @@
  * that changed the rows would have given it), and the rest stay exactly as they were, `last_modified`
  * included.
  */
-import { EJSON } from 'bson';
 import type { Db, Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentCollection } from '../../src/db/collections.ts';
-import { rootEntities, rowCollection, type RootEntity } from '../../src/ingest/entities.ts';
+import { rowCollection, type RootEntity } from '../../src/ingest/entities.ts';
 import { ImportLeaseLost } from '../../src/ingest/import-lease.ts';
 import { materialize } from '../../src/ingest/materialize.ts';
 import { rebuildAllDocuments } from '../../src/ingest/rebuild-all.ts';
 import { seedSampleData } from '../../src/ingest/seed.ts';
 import { createLogger } from '../../src/log.ts';
 import { indexedDatabases } from '../support/database.ts';
-import { importLines } from '../support/import.ts';
+import { importLines, storedDirectory } from '../support/import.ts';
 
 const databases = indexedDatabases();
 beforeAll(() => databases.start());
@@ -23,24 +22,6 @@ afterAll(() => databases.close());
 
 const LATER = () => '2031-02-03T04:05:06.789Z';
 const RENAMED = 'Harbor Health Collaborative of Greater Boston';
-
-/**
- * Every stored document of every served collection, as stored (derived fields and served forms too), in
- * extended JSON: served forms compare as base64 text rather than byte by byte.
- */
-async function documents(db: Db): Promise<Record<string, Document[]>> {
-  const all: Record<string, Document[]> = {};
-  for (const root of rootEntities) {
-    const collection = documentCollection[root];
-    const stored = await db
-      .collection(collection)
-      .find({}, { projection: { _id: 0 } })
-      .sort({ id: 1 })
-      .toArray();
-    all[collection] = stored.map((document) => EJSON.serialize(document));
-  }
-  return all;
-}
 
 async function seeded(): Promise<Db> {
   const db = await databases.fresh();
@@ -65,12 +46,12 @@ describe('rebuilding every document from the rows', () => {
 
   beforeAll(async () => {
     db = await seeded();
-    asImported = await documents(db);
+    asImported = await storedDirectory(db);
   });
 
   it('leaves a sound directory exactly as it was, last_modified included', async () => {
     const report = await rebuildAllDocuments(db, { now: LATER });
-    expect(await documents(db)).toEqual(asImported);
+    expect(await storedDirectory(db)).toEqual(asImported);
     const total = Object.values(asImported).reduce((sum, list) => sum + list.length, 0);
     expect(Object.values(report.documentsWritten).reduce((sum, count) => sum + count, 0)).toBe(total);
   });
@@ -87,7 +68,7 @@ describe('rebuilding every document from the rows', () => {
     await db.collection(documentCollection.service_at_location).deleteOne({ id: pairing!.id });
 
     await rebuildAllDocuments(db, { now: LATER });
-    expect(await documents(db)).toEqual(asImported);
+    expect(await storedDirectory(db)).toEqual(asImported);
   });
 
   it('gives documents that missed a change to their rows what the import of that change gives', async () => {
@@ -101,7 +82,7 @@ describe('rebuilding every document from the rows', () => {
         })
       ).rejected,
     ).toBe(0);
-    const expected = await documents(imported);
+    const expected = await storedDirectory(imported);
     // The same change to the row alone, as an import stopped before its rebuild (and lost its record of
     // it) or a race with another import would leave it.
     await db
@@ -109,7 +90,7 @@ describe('rebuilding every document from the rows', () => {
       .updateOne({ _id: organization.id }, { $set: { name: RENAMED } });
 
     await rebuildAllDocuments(db, { now: LATER });
-    const rebuilt = await documents(db);
+    const rebuilt = await storedDirectory(db);
     expect(rebuilt).toEqual(expected);
     const embedding = rebuilt[documentCollection.service]!.filter(
       (service) => service.organization?.id === organization.id,
@@ -122,9 +103,9 @@ describe('rebuilding every document from the rows', () => {
   });
 
   it('changes nothing when run again', async () => {
-    const before = await documents(db);
+    const before = await storedDirectory(db);
     await rebuildAllDocuments(db, { now: () => '2032-01-01T00:00:00.000Z' });
-    expect(await documents(db)).toEqual(before);
+    expect(await storedDirectory(db)).toEqual(before);
   });
 });
 

@@ -1,5 +1,8 @@
 import { Readable } from 'node:stream';
-import type { Db } from 'mongodb';
+import { EJSON } from 'bson';
+import type { Db, Document } from 'mongodb';
+import { documentCollection } from '../../src/db/collections.ts';
+import { rootEntities } from '../../src/ingest/entities.ts';
 import { importRecords, type ImportOptions } from '../../src/ingest/import.ts';
 import type { ImportReport } from '../../src/ingest/report.ts';
 import { readNdjson } from '../../src/ingest/sources/ndjson.ts';
@@ -18,4 +21,22 @@ export function importLines(
 export function served<T extends Record<string, unknown> | null>(document: T): T {
   if (!document) return document;
   return Object.fromEntries(Object.entries(document).filter(([key]) => !key.startsWith('_'))) as T;
+}
+
+/**
+ * Every stored document of every served collection, by collection and in id order, as stored (derived
+ * fields and served forms too), in extended JSON: served forms compare as base64 text, not byte by byte.
+ */
+export async function storedDirectory(db: Db): Promise<Record<string, Document[]>> {
+  const all: Record<string, Document[]> = {};
+  for (const root of rootEntities) {
+    const collection = documentCollection[root];
+    const stored = await db
+      .collection(collection)
+      .find({}, { projection: { _id: 0 } })
+      .sort({ id: 1 })
+      .toArray();
+    all[collection] = stored.map((document) => EJSON.serialize(document));
+  }
+  return all;
 }
