@@ -58,7 +58,7 @@ export function buildApp({
   app.silent = true; // errors are logged by errorHandler, with the request id
 
   app.use(requestId(logger));
-  app.use(accessLog());
+  app.use(accessLog(logger));
   app.use(metrics.middleware());
   const protocols: ProtocolDependencies = {
     db: database.db,
