@@ -59,11 +59,13 @@ function topLevelProjector(projection: Document): Projector | undefined {
   if (including && others.some(([, spec]) => isExclusion(spec))) return undefined; // mingo reports the error
   const listed = new Set(others.map(([path]) => path));
   const keepId = projection._id === undefined ? true : isInclusion(projection._id);
+  // `for…in` rather than `Object.entries`: no array of pairs per document (stored documents are plain
+  // objects, with no inherited enumerable fields).
   return (doc) => {
     const out: Document = {};
-    for (const [key, value] of Object.entries(doc)) {
+    for (const key in doc) {
       const keep = key === '_id' ? keepId : including ? listed.has(key) : !listed.has(key);
-      if (keep) out[key] = value;
+      if (keep) out[key] = doc[key];
     }
     return out;
   };
