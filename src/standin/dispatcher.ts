@@ -1,11 +1,12 @@
 import type { Document } from 'bson';
 import type { CommandContext } from './commands/command.ts';
-import { lookupCommand } from './commands/registry.ts';
+import { isCommand, lookupCommand } from './commands/registry.ts';
 import { illegalOperation, invalidNamespace, toCommandError } from './errors.ts';
 
 /**
  * Runs one command document and returns its reply; failures become MongoDB error replies, never
- * exceptions, so that a bad command cannot take a connection down.
+ * exceptions, so that a bad command cannot take a connection down. Known commands are counted, failed or
+ * not (serverStatus `metrics.commands`).
  */
 export async function dispatchCommand(
   body: Document,
@@ -13,34 +14,47 @@ export async function dispatchCommand(
   context: CommandContext,
 ): Promise<Document> {
   const name = Object.keys(body)[0] ?? '';
+  const known = isCommand(name);
   try {
-    // A standalone mongod refuses transactions and retryable writes (both carry txnNumber).
-    if ('txnNumber' in body || 'autocommit' in body || 'startTransaction' in body)
-      throw illegalOperation('Transaction numbers are only allowed on a replica set member or mongos');
-    const command = lookupCommand(name);
-    if (typeof databaseName !== 'string') throw invalidNamespace("Missing '$db' field in the command");
-    const request = { body, databaseName };
-    if (command.scope === 'server') return await command.run(request, context);
-    const database = context.engine.ensureDatabase(databaseName);
-    let durable: Promise<void> = Promise.resolve();
-    try {
-      return await database.exclusive(async () => {
-        try {
-          return await command.run(request, database, context);
-        } finally {
-          // Writes done before a failure (earlier statements of a batch) are kept, as on MongoDB.
-          durable = database.commit();
-        }
-      });
-    } finally {
-      // The reply waits for its writes to be durable; the next command has already begun meanwhile.
-      await durable;
-      if (database.shouldCompact) await database.compact();
-    }
+    const reply = await runCommand(name, body, databaseName, context);
+    if (known) context.commandMetrics.record(name, false);
+    return reply;
   } catch (error) {
+    if (known) context.commandMetrics.record(name, true);
     const commandError = toCommandError(error);
     if (commandError.codeName === 'InternalError')
       context.logger.error({ err: error, command: name }, 'command failed');
     return commandError.toReply();
+  }
+}
+
+async function runCommand(
+  name: string,
+  body: Document,
+  databaseName: unknown,
+  context: CommandContext,
+): Promise<Document> {
+  // A standalone mongod refuses transactions and retryable writes (both carry txnNumber).
+  if ('txnNumber' in body || 'autocommit' in body || 'startTransaction' in body)
+    throw illegalOperation('Transaction numbers are only allowed on a replica set member or mongos');
+  const command = lookupCommand(name);
+  if (typeof databaseName !== 'string') throw invalidNamespace("Missing '$db' field in the command");
+  const request = { body, databaseName };
+  if (command.scope === 'server') return await command.run(request, context);
+  const database = context.engine.ensureDatabase(databaseName);
+  let durable: Promise<void> = Promise.resolve();
+  try {
+    return await database.exclusive(async () => {
+      try {
+        return await command.run(request, database, context);
+      } finally {
+        // Writes done before a failure (earlier statements of a batch) are kept, as on MongoDB.
+        durable = database.commit();
+      }
+    });
+  } finally {
+    // The reply waits for its writes to be durable; the next command has already begun meanwhile.
+    await durable;
+    if (database.shouldCompact) await database.compact();
   }
 }

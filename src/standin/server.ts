@@ -2,6 +2,7 @@ import type { Document } from 'bson';
 import { createServer, type Socket } from 'node:net';
 import pino, { type Logger } from 'pino';
 import type { CommandContext } from './commands/command.ts';
+import { CommandMetrics } from './command-metrics.ts';
 import { CursorRegistry } from './cursors.ts';
 import { dispatchCommand } from './dispatcher.ts';
 import { Engine } from './engine/engine.ts';
@@ -39,10 +40,18 @@ export async function startStandin(options: StandinOptions): Promise<StandinServ
   const cursors = new CursorRegistry();
   const sockets = new Set<Socket>();
   const startedAt = Date.now();
+  const commandMetrics = new CommandMetrics();
   let nextConnectionId = 1;
 
   const server = createServer((socket) => {
-    const context: CommandContext = { engine, cursors, logger, connectionId: nextConnectionId++, startedAt };
+    const context: CommandContext = {
+      engine,
+      cursors,
+      logger,
+      connectionId: nextConnectionId++,
+      startedAt,
+      commandMetrics,
+    };
     sockets.add(socket);
     socket.setNoDelay(true);
     const splitter = new FrameSplitter(MAX_INCOMING_BYTES);

@@ -20,6 +20,22 @@ describe('through the official driver', () => {
     expect(info.standin).toBe(true);
   });
 
+  it('counts the commands it runs, and those that fail, in serverStatus as MongoDB does', async () => {
+    const admin = h.client.db('admin');
+    const commands = async () =>
+      ((await admin.command({ serverStatus: 1 })).metrics as { commands: Record<string, unknown> }).commands;
+    const coll = h.client.db('metrics').collection('counted');
+    await coll.insertOne({ a: 1 });
+    await coll.findOne({ a: 1 });
+    await coll.findOne({ a: 2 });
+    await expect(coll.find({ $bogus: 1 }).toArray()).rejects.toThrow();
+    await expect(admin.command({ noSuchCommand: 1 })).rejects.toThrow();
+    const counted = await commands();
+    expect(counted.find).toEqual({ failed: 1, total: 3 });
+    expect(counted.insert).toEqual({ failed: 0, total: 1 });
+    expect(counted).not.toHaveProperty('noSuchCommand');
+  });
+
   it('inserts, finds with filter, projection, sort, skip and limit', async () => {
     const coll = h.client.db('basics').collection('people');
     await coll.insertMany([

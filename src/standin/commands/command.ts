@@ -1,5 +1,6 @@
 import type { Document } from 'bson';
 import type { Logger } from 'pino';
+import type { CommandMetrics } from '../command-metrics.ts';
 import type { CursorRegistry } from '../cursors.ts';
 import type { Database } from '../engine/database.ts';
 import type { Engine } from '../engine/engine.ts';
@@ -13,6 +14,8 @@ export interface CommandContext {
   connectionId: number;
   /** When the server started (serverStatus uptime). */
   startedAt: number;
+  /** Counts of the commands run (serverStatus metrics). */
+  commandMetrics: CommandMetrics;
 }
 
 export interface CommandRequest {

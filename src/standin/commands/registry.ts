@@ -56,6 +56,9 @@ const BY_NAME = new Map<string, Command>(
   COMMANDS.flatMap((command) => command.names.map((name) => [name, command])),
 );
 
+/** Whether the stand-in knows a command of this name. */
+export const isCommand = (name: string): boolean => BY_NAME.has(name);
+
 export function lookupCommand(name: string): Command {
   const command = BY_NAME.get(name);
   if (!command) throw commandNotFound(name);

@@ -5,7 +5,7 @@ import { hostname } from 'node:os';
 export const serverStatus: ServerCommand = {
   names: ['serverStatus'],
   scope: 'server',
-  run(_request, { startedAt, cursors }) {
+  run(_request, { startedAt, cursors, commandMetrics }) {
     const uptimeMillis = Date.now() - startedAt;
     return {
       host: hostname(),
@@ -15,7 +15,7 @@ export const serverStatus: ServerCommand = {
       uptime: Math.floor(uptimeMillis / 1000),
       uptimeMillis,
       localTime: new Date(),
-      metrics: { cursor: { open: { total: cursors.openCount } } },
+      metrics: { commands: commandMetrics.toDocument(), cursor: { open: { total: cursors.openCount } } },
       ok: 1,
     };
   },
