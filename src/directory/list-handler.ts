@@ -16,6 +16,14 @@ const PAGE_END = Buffer.from(']}');
 /** Stable order for paging: by id, except proximity results, which come nearest first (then by id). */
 const ORDER = { id: 1 } as const;
 
+/**
+ * Documents per database batch of a stream, for batches of about a megabyte. Left to the database, a
+ * batch after the first is up to 16 MiB: the app holds all of it at once, and waits while the database
+ * assembles it. Measured on the stand-in, batches of about a megabyte stream list items ~45% and full
+ * records ~25% faster, and with a steadier rate.
+ */
+const STREAM_BATCH = { minimal: 10_000, item: 1_000, full: 100 } as const;
+
 /** GET and POST on a core list endpoint: parameters → query → a page, an NDJSON stream or `minimal`. */
 export function listHandler(endpoint: Endpoint, context: QueryContext) {
   return async (ctx: Context) => {
@@ -31,7 +39,8 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
     if (parameters.minimal === true) {
       const cursor = collection
         .find(query.filter, { projection: { _id: 0, id: 1, last_modified: 1 } })
-        .sort(ORDER);
+        .sort(ORDER)
+        .batchSize(STREAM_BATCH.minimal);
       return await sendJsonArray(
         ctx,
         mapped(cursor, (service) => ({ id: service.id, modified_date: service.last_modified })),
@@ -53,12 +62,16 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
       if (parameters.format === 'ndjson') {
         return await sendNdjson(
           ctx,
-          withServices(context.db, open(context, endpoint, query, projection), fullServices),
+          withServices(
+            context.db,
+            open(context, endpoint, query, projection, { batchSize: STREAM_BATCH.full }),
+            fullServices,
+          ),
         );
       }
       const [total, contents] = await Promise.all([
         count(),
-        open(context, endpoint, query, projection, (page - 1) * perPage, perPage).toArray(),
+        open(context, endpoint, query, projection, { skip: (page - 1) * perPage, limit: perPage }).toArray(),
       ]);
       await attachServices(context.db, contents, fullServices);
       ctx.body = { ...pageHeader(total, page, perPage, contents.length), contents };
@@ -70,7 +83,14 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
     if (parameters.format === 'ndjson') {
       return await sendNdjson(
         ctx,
-        storedForms(context, endpoint, form, open(context, endpoint, query, served)),
+        storedForms(
+          context,
+          endpoint,
+          form,
+          open(context, endpoint, query, served, {
+            batchSize: form.field === '_json' ? STREAM_BATCH.full : STREAM_BATCH.item,
+          }),
+        ),
       );
     }
     const [total, items] = await Promise.all([
@@ -80,7 +100,7 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
           context,
           endpoint,
           form,
-          open(context, endpoint, query, served, (page - 1) * perPage, perPage),
+          open(context, endpoint, query, served, { skip: (page - 1) * perPage, limit: perPage }),
         ),
       ),
     ]);
@@ -137,17 +157,23 @@ function sendPage(ctx: Context, header: PageHeader, items: SerializedJson[]): vo
   ctx.body = body;
 }
 
+/** A page (`skip`, `limit`) or a stream of every match (`batchSize`, see STREAM_BATCH). */
+interface Range {
+  skip?: number;
+  limit?: number;
+  batchSize?: number;
+}
+
 function open(
   { db }: QueryContext,
   endpoint: Endpoint,
   query: ListQuery,
   projection: Document,
-  skip = 0,
-  limit = 0,
+  { skip = 0, limit = 0, batchSize }: Range,
 ): FindCursor<Document> | AggregationCursor<Document> {
   const collection = db.collection(endpoint.collection);
   if (!query.near) {
-    const cursor = collection.find(query.filter, { projection }).sort(ORDER).skip(skip);
+    const cursor = collection.find(query.filter, { projection, batchSize }).sort(ORDER).skip(skip);
     return limit > 0 ? cursor.limit(limit) : cursor;
   }
   const pipeline: Document[] = [
@@ -167,7 +193,7 @@ function open(
     // An inclusion projection leaves the distance out by itself; an exclusion one must name it.
     { $project: Object.values(projection).includes(1) ? projection : { ...projection, _distance: 0 } },
   ];
-  return collection.aggregate(pipeline);
+  return collection.aggregate(pipeline, { batchSize });
 }
 
 async function* mapped(cursor: AsyncIterable<Document>, map: (document: Document) => unknown) {

@@ -19,6 +19,7 @@ import {
   type DirectoryClient,
   type Item,
 } from '../support/directory-client.ts';
+import { commandsRun } from '../support/commands-run.ts';
 import { openCursors } from '../support/open-cursors.ts';
 import { waitFor } from '../support/process.ts';
 
@@ -126,6 +127,21 @@ describe('a client that disconnects early', () => {
 
     const { total_items } = await client.getJson('/services?per_page=1');
     expect(total_items).toBe(72 + GENERATED_SERVICES);
+  });
+
+  it('reads the database in batches of about a megabyte, not in its own of up to 16 MiB', async () => {
+    const count = 72 + GENERATED_SERVICES;
+    const getMores = async (path: string) => {
+      const before = await commandsRun(app.testDatabase, 'getMore');
+      expect(await client.ndjsonItems(path)).toHaveLength(count);
+      return (await commandsRun(app.testDatabase, 'getMore')) - before;
+    };
+    // List items (~1.5 KB) 1,000 at a time; full records (~10 KB) 100 at a time. The database's own
+    // batches would take all the items in one getMore, and all the full records in two.
+    expect(await getMores('/services?format=ndjson')).toBeGreaterThanOrEqual(Math.ceil(count / 1000) - 1);
+    expect(await getMores('/services?format=ndjson&full=true')).toBeGreaterThanOrEqual(
+      Math.ceil(count / 100) - 1,
+    );
   });
 
   it('streams every one of the services to a client that reads to the end', async () => {
