@@ -25,6 +25,15 @@ export interface LoadOptions {
   maxSeconds: number;
 }
 
+/** One run of a load: what was answered, and each request's latency. */
+export interface LoadRun {
+  requests: number;
+  seconds: number;
+  bytes: number;
+  latenciesMs: number[];
+}
+
+/** Runs of one load together: totals and latency percentiles over all their requests. */
 export interface LoadResult {
   requests: number;
   seconds: number;
@@ -94,7 +103,7 @@ export async function streamBody(origin: string, path: string): Promise<StreamRe
 
 /**
  * Keeps `concurrency` requests in flight on as many keep-alive connections until `maxRequests` are sent
- * or `maxSeconds` have passed, and gives the rate and latencies of those answered.
+ * or `maxSeconds` have passed, and gives how many were answered, in how long, and each one's latency.
  */
 export async function runLoad({
   origin,
@@ -102,7 +111,7 @@ export async function runLoad({
   concurrency,
   maxRequests,
   maxSeconds,
-}: LoadOptions): Promise<LoadResult> {
+}: LoadOptions): Promise<LoadRun> {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const latenciesMs: number[] = [];
   let sent = 0;
@@ -129,14 +138,20 @@ export async function runLoad({
   } finally {
     agent.destroy();
   }
-  const sorted = Float64Array.from(latenciesMs).sort();
+  return { requests: latenciesMs.length, seconds: (performance.now() - started) / 1000, bytes, latenciesMs };
+}
+
+/** Runs of one load (rounds of it between others) as one: their totals, and percentiles of all latencies. */
+export function combineLoads(runs: readonly LoadRun[]): LoadResult {
+  const sorted = Float64Array.from(runs.flatMap((run) => run.latenciesMs)).sort();
   // Nearest rank: the smallest latency that at least that fraction of the requests did not exceed.
   const percentile = (fraction: number) =>
     sorted[Math.max(0, Math.ceil(fraction * sorted.length) - 1)] ?? NaN;
+  const total = (field: 'requests' | 'seconds' | 'bytes') => runs.reduce((sum, run) => sum + run[field], 0);
   return {
-    requests: sorted.length,
-    seconds: (performance.now() - started) / 1000,
-    bytes,
+    requests: total('requests'),
+    seconds: total('seconds'),
+    bytes: total('bytes'),
     p50Ms: percentile(0.5),
     p99Ms: percentile(0.99),
   };

@@ -5,10 +5,12 @@
  * for the same paths, from memory, in the same run:
  *
  *   - `GET /services/{id}` of random ids, and list pages `GET /services?per_page=50&page=N` of random N:
- *     requests per second and p50/p99 latency with C (default 16) keep-alive connections, each run after a
- *     short warm-up and bounded by T seconds (default 15) and a number of requests;
+ *     requests per second and p50/p99 latency with C (default 16) keep-alive connections, after a short
+ *     warm-up, in three runs on each server alternating between them, T seconds (default 15) on each in all,
+ *     and bounded by a number of requests;
  *   - `GET /services?format=ndjson`, every service, then again with `full=true`: MB/s (10^6 bytes) and
- *     time, and the app process's RSS and heap sampled during each stream against its RSS just before.
+ *     time of the median of three streams, and the app process's RSS and heap sampled during them against
+ *     its RSS just before.
  *
  * The bare server first fetches from the app every path it will be asked for (every record, page and
  * stream): ten seconds or so.
@@ -31,7 +33,15 @@ import type { BarePriming, Primed } from './bare-process.ts';
 import { forkChild, type ForkedChild } from './child-process.ts';
 import { integer, meets, mib, positiveInteger } from './format.ts';
 import { checkReport, generatedRecords } from './generated-services.ts';
-import { fetchAll, runLoad, streamBody, type LoadResult, type StreamResult } from './http-load.ts';
+import {
+  combineLoads,
+  fetchAll,
+  runLoad,
+  streamBody,
+  type LoadResult,
+  type LoadRun,
+  type StreamResult,
+} from './http-load.ts';
 import type { MemoryPeaks, MemoryUse } from './memory-peaks.ts';
 import { benchDatabase, startStandinProcess } from './standin.ts';
 
@@ -45,6 +55,10 @@ const PAGE_SIZE = 50;
 const MAX_REQUESTS = 500_000;
 const WARMUP_REQUESTS = 2_000;
 const WARMUP_SECONDS = 3;
+/** Each load is measured in this many runs on each server, alternating: see compareLoads. */
+const ROUNDS = 3;
+/** Each stream is measured this many times, and its median run reported. */
+const STREAM_RUNS = 3;
 const MB = 1_000_000;
 /** The stand-in answers one command at a time: more requests in flight would only queue there. */
 const PRIMING_CONCURRENCY = 4;
@@ -114,20 +128,40 @@ function randomPaths(paths: readonly string[]): () => string {
   return () => random.pick(paths);
 }
 
-async function measureLoad(origin: string, paths: readonly string[]): Promise<LoadResult> {
-  const options = { origin, concurrency, maxRequests: WARMUP_REQUESTS, maxSeconds: WARMUP_SECONDS };
-  await runLoad({ ...options, nextPath: randomPaths(paths) });
-  return runLoad({
-    ...options,
-    nextPath: randomPaths(paths),
-    maxRequests: MAX_REQUESTS,
-    maxSeconds: seconds,
-  });
+/**
+ * The app's and the bare server's rates on the same random requests, in ROUNDS alternating runs of each
+ * (after a warm-up of each): a drift in the machine's speed (another tenant, a collection in the stand-in)
+ * then weighs on both alike, rather than on whichever ran while it lasted.
+ */
+async function compareLoads(
+  servers: { app: string; bare: string },
+  paths: readonly string[],
+): Promise<{ app: LoadResult; bare: LoadResult }> {
+  const run = (origin: string, maxRequests: number, maxSeconds: number) =>
+    runLoad({ origin, concurrency, nextPath: randomPaths(paths), maxRequests, maxSeconds });
+  const runs: { app: LoadRun[]; bare: LoadRun[] } = { app: [], bare: [] };
+  for (const server of ['app', 'bare'] as const) await run(servers[server], WARMUP_REQUESTS, WARMUP_SECONDS);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const server of ['app', 'bare'] as const)
+      runs[server].push(await run(servers[server], MAX_REQUESTS / ROUNDS, seconds / ROUNDS));
+  }
+  return { app: combineLoads(runs.app), bare: combineLoads(runs.bare) };
 }
 
+/**
+ * The median by time of STREAM_RUNS streams of `path`: one stream lasts a second or less, at the mercy of
+ * a pause (a garbage collection in the stand-in) that a longer load would average out.
+ */
+async function medianStream(origin: string, path: string): Promise<StreamResult> {
+  const runs: StreamResult[] = [];
+  for (let run = 0; run < STREAM_RUNS; run++) runs.push(await streamBody(origin, path));
+  return runs.sort((a, b) => a.seconds - b.seconds)[Math.floor(STREAM_RUNS / 2)]!;
+}
+
+/** The app's median stream of `path`, with its memory peaks over all the runs. */
 async function streamFromApp(app: App, path: string): Promise<AppStream> {
   const before = await app.ask('sample-memory');
-  const stream = await streamBody(app.address, path);
+  const stream = await medianStream(app.address, path);
   return { ...stream, before, peaks: await app.ask('memory-peaks') };
 }
 
@@ -195,7 +229,7 @@ try {
   });
   const bareStreams: StreamResult[] = [];
   for (const path of streamPaths) {
-    const stream = await streamBody(bare.address, path);
+    const stream = await medianStream(bare.address, path);
     bareStreams.push(stream);
     printStream(path, 'bare', stream);
   }
@@ -209,15 +243,10 @@ try {
       `${'rate'.padStart(10)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'MB/s'.padStart(8)}` +
       `   (${concurrency} connections)`,
   );
+  const servers = { app: app.address, bare: bare.address };
   const loads: Record<'record' | 'page', { app: LoadResult; bare: LoadResult }> = {
-    record: {
-      app: await measureLoad(app.address, recordPaths),
-      bare: await measureLoad(bare.address, recordPaths),
-    },
-    page: {
-      app: await measureLoad(app.address, pagePaths),
-      bare: await measureLoad(bare.address, pagePaths),
-    },
+    record: await compareLoads(servers, recordPaths),
+    page: await compareLoads(servers, pagePaths),
   };
   const labels = {
     record: `/services/{id} of ${integer(ids.length)}`,
