@@ -139,4 +139,12 @@ describe('npm run rebuild', () => {
     expect(await snapshot(db)).toEqual(imported);
     expect((await services.findOne({ id: damaged!.id }))?._search).toEqual(damaged!._search);
   });
+
+  it('refuses an unknown option with exit 2 and one line saying which, touching nothing', async () => {
+    const db = databaseNamed('rebuild_refused');
+    const run = runScript('scripts/rebuild.ts', db, ['--everything']);
+    expect(await run.exited).toBe(2);
+    expect(run.output().trim()).toMatch(/^[^\n]*'--everything'[^\n]*$/);
+    expect(await db.listCollections().toArray()).toEqual([]);
+  });
 });
