@@ -130,8 +130,8 @@ function randomPaths(paths: readonly string[]): () => string {
 
 /**
  * The app's and the bare server's rates on the same random requests, in ROUNDS alternating runs of each
- * (after a warm-up of each): a drift in the machine's speed (another tenant, a collection in the stand-in)
- * then weighs on both alike, rather than on whichever ran while it lasted.
+ * (after a warm-up of each), each first in turn: a drift in the machine's speed (another tenant, a
+ * collection in the stand-in) then weighs on both alike, rather than on whichever ran while it lasted.
  */
 async function compareLoads(
   servers: { app: string; bare: string },
@@ -142,8 +142,9 @@ async function compareLoads(
   const runs: { app: LoadRun[]; bare: LoadRun[] } = { app: [], bare: [] };
   for (const server of ['app', 'bare'] as const) await run(servers[server], WARMUP_REQUESTS, WARMUP_SECONDS);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const server of ['app', 'bare'] as const)
-      runs[server].push(await run(servers[server], MAX_REQUESTS / ROUNDS, seconds / ROUNDS));
+    // Each first in turn: neither always runs just after the other.
+    for (const server of round % 2 === 0 ? (['app', 'bare'] as const) : (['bare', 'app'] as const))
+      runs[server].push(await run(servers[server], Math.ceil(MAX_REQUESTS / ROUNDS), seconds / ROUNDS));
   }
   return { app: combineLoads(runs.app), bare: combineLoads(runs.bare) };
 }

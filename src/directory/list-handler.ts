@@ -19,8 +19,8 @@ const ORDER = { id: 1 } as const;
 /**
  * Documents per database batch of a stream, for batches of about a megabyte. Left to the database, a
  * batch after the first is up to 16 MiB: the app holds all of it at once, and waits while the database
- * assembles it. Measured on the stand-in, batches of about a megabyte stream list items ~45% and full
- * records ~25% faster, and with a steadier rate.
+ * assembles it. Measured once on the stand-in (nine streams each way), list items streamed ~45% faster
+ * with these batches, and full records no slower.
  */
 const STREAM_BATCH = { minimal: 10_000, item: 1_000, full: 100 } as const;
 

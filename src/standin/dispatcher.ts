@@ -1,12 +1,12 @@
 import type { Document } from 'bson';
 import type { CommandContext } from './commands/command.ts';
-import { isCommand, lookupCommand } from './commands/registry.ts';
+import { commandName, lookupCommand } from './commands/registry.ts';
 import { illegalOperation, invalidNamespace, toCommandError } from './errors.ts';
 
 /**
  * Runs one command document and returns its reply; failures become MongoDB error replies, never
- * exceptions, so that a bad command cannot take a connection down. Known commands are counted, failed or
- * not (serverStatus `metrics.commands`).
+ * exceptions, so that a bad command cannot take a connection down. Each is counted (serverStatus
+ * `metrics.commands`): a known one under its name, failed or not.
  */
 export async function dispatchCommand(
   body: Document,
@@ -14,13 +14,14 @@ export async function dispatchCommand(
   context: CommandContext,
 ): Promise<Document> {
   const name = Object.keys(body)[0] ?? '';
-  const known = isCommand(name);
+  const counted = commandName(name);
+  if (counted === undefined) context.commandMetrics.recordUnknown();
   try {
     const reply = await runCommand(name, body, databaseName, context);
-    if (known) context.commandMetrics.record(name, false);
+    if (counted !== undefined) context.commandMetrics.record(counted, false);
     return reply;
   } catch (error) {
-    if (known) context.commandMetrics.record(name, true);
+    if (counted !== undefined) context.commandMetrics.record(counted, true);
     const commandError = toCommandError(error);
     if (commandError.codeName === 'InternalError')
       context.logger.error({ err: error, command: name }, 'command failed');

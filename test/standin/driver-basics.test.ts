@@ -24,16 +24,28 @@ describe('through the official driver', () => {
     const admin = h.client.db('admin');
     const commands = async () =>
       ((await admin.command({ serverStatus: 1 })).metrics as { commands: Record<string, unknown> }).commands;
+    const count = (commands: Record<string, unknown>, name: string) =>
+      (commands[name] as { failed: number; total: number } | undefined) ?? { failed: 0, total: 0 };
+    const before = await commands();
     const coll = h.client.db('metrics').collection('counted');
     await coll.insertOne({ a: 1 });
     await coll.findOne({ a: 1 });
     await coll.findOne({ a: 2 });
     await expect(coll.find({ $bogus: 1 }).toArray()).rejects.toThrow();
     await expect(admin.command({ noSuchCommand: 1 })).rejects.toThrow();
-    const counted = await commands();
-    expect(counted.find).toEqual({ failed: 1, total: 3 });
-    expect(counted.insert).toEqual({ failed: 0, total: 1 });
-    expect(counted).not.toHaveProperty('noSuchCommand');
+    await admin.command({ buildinfo: 1 });
+    const after = await commands();
+    const delta = (name: string) => ({
+      failed: count(after, name).failed - count(before, name).failed,
+      total: count(after, name).total - count(before, name).total,
+    });
+    expect(delta('find')).toEqual({ failed: 1, total: 3 });
+    expect(delta('insert')).toEqual({ failed: 0, total: 1 });
+    // An alias counts under its command's name; an unknown command only among the unknown.
+    expect(delta('buildInfo')).toEqual({ failed: 0, total: 1 });
+    expect(after).not.toHaveProperty('buildinfo');
+    expect(after).not.toHaveProperty('noSuchCommand');
+    expect(Number(after['<UNKNOWN>']) - Number(before['<UNKNOWN>'] ?? 0)).toBe(1);
   });
 
   it('inserts, finds with filter, projection, sort, skip and limit', async () => {

@@ -56,8 +56,8 @@ const BY_NAME = new Map<string, Command>(
   COMMANDS.flatMap((command) => command.names.map((name) => [name, command])),
 );
 
-/** Whether the stand-in knows a command of this name. */
-export const isCommand = (name: string): boolean => BY_NAME.has(name);
+/** The name of the command `name` invokes (itself, or the command it is an alias of), if it is one. */
+export const commandName = (name: string): string | undefined => BY_NAME.get(name)?.names[0];
 
 export function lookupCommand(name: string): Command {
   const command = BY_NAME.get(name);
