@@ -311,6 +311,23 @@ describe('projection', () => {
     });
   });
 
+  it('dotted exclusion through arrays removes the field from each subdocument, leaving the stored one whole', async () => {
+    expect(await one({ 'phones.type': 0, tags: 0, address: 0 })).toEqual({
+      _id: 1,
+      name: 'Alpha',
+      status: 'active',
+      phones: [{ number: '1' }, { number: '2' }, { number: '3' }],
+    });
+    const mixed = fresh('projection-mixed');
+    await mixed.insertOne({ _id: 1, list: [{ a: 1, b: 2 }, 5, { b: 3 }], keep: { b: 1 } });
+    expect(await mixed.findOne({ _id: 1 }, { projection: { 'list.b': 0 } })).toEqual({
+      _id: 1,
+      list: [{ a: 1 }, 5, {}],
+      keep: { b: 1 },
+    });
+    expect(await one({})).toEqual(doc);
+  });
+
   it('$slice returns the first n, the last n, or [skip, limit] elements', async () => {
     expect(await one({ name: 1, tags: { $slice: 2 } })).toEqual({ _id: 1, name: 'Alpha', tags: ['a', 'b'] });
     expect(await one({ name: 1, tags: { $slice: -1 } })).toEqual({ _id: 1, name: 'Alpha', tags: ['d'] });

@@ -32,7 +32,47 @@ export function compileProjection(projection: unknown, options: Partial<Options>
       return out;
     };
   }
-  return topLevelProjector(projection) ?? mingoProjector(projection, options);
+  return (
+    topLevelProjector(projection) ?? exclusionProjector(projection) ?? mingoProjector(projection, options)
+  );
+}
+
+/** Excluded paths as a tree: `true` where a field goes, a subtree where some fields below it go. */
+type Excluded = { [field: string]: true | Excluded };
+
+/**
+ * Projections that only exclude, nested paths among them (`{'organization.phones': 0, phones: 0}`), applied
+ * directly: mingo copies each document whole first. As on MongoDB, a path through an array excludes the
+ * field from each of its documents, and `_id` stays unless excluded.
+ */
+function exclusionProjector(projection: Document): Projector | undefined {
+  const fields = Object.entries(projection);
+  if (fields.some(([path, spec]) => path.startsWith('$') || path.includes('$') || !isExclusion(spec)))
+    return undefined;
+  const excluded: Excluded = {};
+  for (const [path] of fields) {
+    const parts = path.split('.');
+    let node = excluded;
+    for (const [index, part] of parts.entries()) {
+      const existing = node[part];
+      // A path and one below it (`a` and `a.b`): MongoDB refuses it as a path collision, as mingo is left to.
+      if (existing === true || (existing !== undefined && index === parts.length - 1)) return undefined;
+      if (index === parts.length - 1) node[part] = true;
+      else node = node[part] = existing ?? {};
+    }
+  }
+  const project = (value: unknown, tree: Excluded): unknown => {
+    if (Array.isArray(value)) return value.map((item) => project(item, tree));
+    if (!isPlainObject(value)) return value;
+    const out: Document = {};
+    for (const key in value) {
+      const below = tree[key];
+      if (below === true) continue;
+      out[key] = below === undefined ? value[key] : project(value[key], below);
+    }
+    return out;
+  };
+  return (doc) => project(doc, excluded) as Document;
 }
 
 const isInclusion = (spec: unknown): boolean => spec === true || (typeof spec === 'number' && spec !== 0);
