@@ -99,8 +99,9 @@ describe('an import whose lease is lost', () => {
 
   it('stops once it went unrenewed so long that another could have taken it, though none did', async () => {
     const db = await databases.fresh();
-    // Renewed often: the slow source's wait is far from a quarter of the lease without a renewal.
-    const leaseTimings = { leaseMs: 2_000, renewMs: 100 };
+    // Renewed often: the slow source's wait is far from a quarter of the lease without a renewal, and only
+    // a machine stalling this process for 3 s (never seen) could make the slow source look stalled too.
+    const leaseTimings = { leaseMs: 4_000, renewMs: 100 };
     const running = importRecords(
       db,
       records(async (n) => {
