@@ -4,8 +4,9 @@
  * Rebuilds every nested document the API serves from the normalized rows (see src/ingest/rebuild-all.ts),
  * in MONGODB_URI, or else in the embedded database (shared if a server already runs it). For after an
  * upgrade that changes what is derived from the data (search words, geometry, served forms), or to mend
- * documents damaged or left stale. Imports wait while it runs. Exit status: 0 when done, 2 when it could not
- * run (run it again: it completes what a stopped rebuild left).
+ * documents damaged or left stale, and to remove those whose row was deleted by hand. Imports wait while it
+ * runs. Exit status: 0 when done, 2 when it could not run (run it again: it completes what a stopped
+ * rebuild left).
  */
 import { parseArgs } from 'node:util';
 import { failureMessage } from '../src/failure-message.ts';

@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import { mapped } from '../async-iterables.ts';
 import type { Document, FindCursor, AggregationCursor } from 'mongodb';
 import { SerializedJson, sendJsonArray, sendNdjson } from '../http/ndjson.ts';
 import { entityTag } from '../http/entity-tag.ts';
@@ -194,10 +195,6 @@ function open(
     { $project: Object.values(projection).includes(1) ? projection : { ...projection, _distance: 0 } },
   ];
   return collection.aggregate(pipeline, { batchSize });
-}
-
-async function* mapped(cursor: AsyncIterable<Document>, map: (document: Document) => unknown) {
-  for await (const document of cursor) yield map(document);
 }
 
 /**

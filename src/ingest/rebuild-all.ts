@@ -1,4 +1,6 @@
 import type { Db } from 'mongodb';
+import { chunked, mapped } from '../async-iterables.ts';
+import { documentCollection } from '../db/collections.ts';
 import { rootEntities, rowCollection, type RootEntity } from './entities.ts';
 import { acquireImportLease } from './import-lease.ts';
 import { materialize } from './materialize.ts';
@@ -27,7 +29,8 @@ export interface RebuildOptions {
  * damaged, lost or left stale (having missed a change to their rows) are mended, and documents written by
  * an earlier version get what this one derives. One whose content is unchanged keeps its `last_modified`;
  * one whose content changed gets the time of this rebuild, as an import would have given it, and one that
- * was missing comes back as its first import made it. It holds the
+ * was missing comes back as its first import made it; a document whose row is gone (deleted by hand: the
+ * app never deletes rows) is removed, as nothing it serves is in the source of truth. It holds the
  * import lease throughout (imports wait), writes no rows, and can be run again at any time: a rebuild
  * stopped part-way is completed by running it again.
  */
@@ -41,13 +44,16 @@ export async function rebuildAllDocuments(db: Db, options: RebuildOptions = {}):
     let rebuilt = 0;
     // Services before services at location, which are taken from them (rootEntities' order).
     for (const root of rootEntities) {
-      for await (const ids of rowIdChunks(db, root)) {
-        addRebuilt(
-          report,
-          await materialize(db, rootsChanged(root, ids), { now, refresh: true, beforeWrite }),
-        );
-        rebuilt += ids.length;
-        options.onProgress?.(rebuilt);
+      // Every row's document, then every document without a row (materializing it removes it).
+      for (const chunks of [rowIdChunks(db, root), rowlessDocumentIdChunks(db, root)]) {
+        for await (const ids of chunks) {
+          addRebuilt(
+            report,
+            await materialize(db, rootsChanged(root, ids), { now, refresh: true, beforeWrite }),
+          );
+          rebuilt += ids.length;
+          options.onProgress?.(rebuilt);
+        }
       }
     }
   } finally {
@@ -59,18 +65,31 @@ export async function rebuildAllDocuments(db: Db, options: RebuildOptions = {}):
 }
 
 /** The ids of every row of a root entity, in chunks of CHUNK. */
-async function* rowIdChunks(db: Db, root: RootEntity): AsyncGenerator<string[]> {
-  let chunk: string[] = [];
-  for await (const { _id } of db
-    .collection<{ _id: string }>(rowCollection(root))
-    .find({}, { projection: { _id: 1 } })) {
-    chunk.push(_id);
-    if (chunk.length === CHUNK) {
-      yield chunk;
-      chunk = [];
-    }
+function rowIdChunks(db: Db, root: RootEntity): AsyncGenerator<string[]> {
+  const ids = db.collection<{ _id: string }>(rowCollection(root)).find({}, { projection: { _id: 1 } });
+  return chunked(
+    mapped(ids, (row) => row._id),
+    CHUNK,
+  );
+}
+
+/** The ids of a root entity's documents that have no row, in chunks of at most CHUNK. */
+async function* rowlessDocumentIdChunks(db: Db, root: RootEntity): AsyncGenerator<string[]> {
+  const documents = db
+    .collection<{ id: string }>(documentCollection[root])
+    .find({}, { projection: { _id: 0, id: 1 } });
+  for await (const ids of chunked(
+    mapped(documents, (document) => document.id),
+    CHUNK,
+  )) {
+    const rows = await db
+      .collection<{ _id: string }>(rowCollection(root))
+      .find({ _id: { $in: ids } }, { projection: { _id: 1 } })
+      .toArray();
+    const found = new Set(rows.map((row) => row._id));
+    const rowless = ids.filter((id) => !found.has(id));
+    if (rowless.length > 0) yield rowless;
   }
-  if (chunk.length > 0) yield chunk;
 }
 
 /** Changes naming only these roots: they and nothing else are rebuilt. */

@@ -109,6 +109,27 @@ describe('rebuilding every document from the rows', () => {
   });
 });
 
+describe('documents whose row is gone', () => {
+  it('are removed, the documents whose rows remain left as they were', async () => {
+    const db = await databases.fresh();
+    const organization = { id: 'a1000000-0000-4000-8000-000000000000', name: 'Harbor', description: 'Food.' };
+    const services = ['a1000000-0000-4000-8000-000000000001', 'a1000000-0000-4000-8000-000000000002'].map(
+      (id) => ({ id, name: `Pantry ${id.slice(-1)}`, status: 'active', organization }),
+    );
+    expect(await importLines(db, services)).toMatchObject({ inserted: 2, rejected: 0 });
+    const before = await storedDirectory(db);
+    // Deleted by hand (the app never deletes rows): nothing in the source of truth serves it any more.
+    await db.collection(rowCollection('service')).deleteOne({ _id: services[0]!.id as never });
+
+    await rebuildAllDocuments(db, { now: LATER });
+    const after = await storedDirectory(db);
+    expect(after[documentCollection.service]).toEqual(
+      before[documentCollection.service]!.filter((document) => document.id !== services[0]!.id),
+    );
+    expect(after[documentCollection.organization]).toEqual(before[documentCollection.organization]);
+  });
+});
+
 describe('rebuilding documents under a lease', () => {
   it('checks before each write of documents, so that a lost lease stops it before the next one', async () => {
     const db = await seeded();
