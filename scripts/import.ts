@@ -13,7 +13,7 @@ import type { ImportReport } from '../src/ingest/report.ts';
 import { readInputPath } from '../src/ingest/sources/input-path.ts';
 import { failureMessage } from '../src/failure-message.ts';
 import { withDatabase } from './cli/database.ts';
-import { progressReporter } from './cli/progress.ts';
+import { withProgress } from './cli/progress.ts';
 import { printWarnings } from './cli/warnings.ts';
 
 const USAGE = `usage: npm run import -- <path...> [--type ${recordTypes.join('|')}] [--dry-run] [--batch-size N]`;
@@ -43,20 +43,16 @@ async function main(): Promise<number> {
   }
 
   return withDatabase(async (db) => {
-    const progress = progressReporter('importing', 'records read');
-    try {
-      const report = await importRecords(db, inputs(positionals), {
+    const report = await withProgress('importing', 'records read', (onProgress) =>
+      importRecords(db, inputs(positionals), {
         dryRun: values['dry-run'],
         type: values.type as RecordType | undefined,
         batchSize,
-        onProgress: progress.update,
-      });
-      progress.stop();
-      printReport(report);
-      return report.rejected > 0 ? 1 : 0;
-    } finally {
-      progress.stop();
-    }
+        onProgress,
+      }),
+    );
+    printReport(report);
+    return report.rejected > 0 ? 1 : 0;
   });
 }
 

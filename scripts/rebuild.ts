@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { failureMessage } from '../src/failure-message.ts';
 import { rebuildAllDocuments } from '../src/ingest/rebuild-all.ts';
 import { withDatabase } from './cli/database.ts';
-import { progressReporter } from './cli/progress.ts';
+import { withProgress } from './cli/progress.ts';
 import { printWarnings } from './cli/warnings.ts';
 
 const USAGE = 'usage: npm run rebuild';
@@ -24,17 +24,13 @@ async function main(): Promise<number> {
     return 0;
   }
   return withDatabase(async (db) => {
-    const progress = progressReporter('rebuilding', 'records');
-    try {
-      const report = await rebuildAllDocuments(db, { onProgress: progress.update });
-      progress.stop();
-      const written = Object.entries(report.documentsWritten).map(([name, count]) => `${count} ${name}`);
-      console.log(`Rebuilt ${written.join(', ') || 'no documents'} (${report.durationMs} ms)`);
-      printWarnings(report);
-      return 0;
-    } finally {
-      progress.stop();
-    }
+    const report = await withProgress('rebuilding', 'records', (onProgress) =>
+      rebuildAllDocuments(db, { onProgress }),
+    );
+    const written = Object.entries(report.documentsWritten).map(([name, count]) => `${count} ${name}`);
+    console.log(`Rebuilt ${written.join(', ') || 'no documents'} (${report.durationMs} ms)`);
+    printWarnings(report);
+    return 0;
   });
 }
 

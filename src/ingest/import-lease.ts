@@ -95,6 +95,23 @@ export async function acquireImportLease(
 }
 
 /**
+ * Runs `work` holding the import lease (waiting for it), and gives the lease back after. One not given back
+ * (the database went away) expires by itself.
+ */
+export async function withImportLease<T>(
+  db: Db,
+  work: (lease: ImportLease) => Promise<T>,
+  timings: LeaseTimings = DEFAULT_LEASE_TIMINGS,
+): Promise<T> {
+  const lease = await acquireImportLease(db, timings);
+  try {
+    return await work(lease);
+  } finally {
+    await lease.release().catch(() => {});
+  }
+}
+
+/**
  * A lease this process took. It is lost once a renewal finds another holder (or none), and also once the
  * expiry it last wrote draws near, whatever renewals say later: until then no other process can take it
  * over, after that one may have, unseen (renewals kept failing, or this process stalled).

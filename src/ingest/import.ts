@@ -19,7 +19,7 @@ import type { BatchRows } from './row-source.ts';
 import { RebuildQueue } from './rebuild-queue.ts';
 import { SerialQueue } from '../serial-queue.ts';
 import { validateRecord } from './validate.ts';
-import { acquireImportLease, ImportLeaseLost, type ImportLease, type LeaseTimings } from './import-lease.ts';
+import { ImportLeaseLost, withImportLease, type ImportLease, type LeaseTimings } from './import-lease.ts';
 
 export interface ImportOptions {
   /** Validate and report what would change, writing nothing. */
@@ -78,13 +78,8 @@ async function runImport(
   options: ImportOptions,
 ): Promise<ImportReport> {
   // A dry run writes nothing, so it needs no turn among the database's imports.
-  const lease = options.dryRun ? undefined : await acquireImportLease(db, options.leaseTimings);
-  try {
-    return await runLeased(db, records, options, lease);
-  } finally {
-    // Not given back (the database went away): it expires by itself.
-    await lease?.release().catch(() => {});
-  }
+  if (options.dryRun) return runLeased(db, records, options, undefined);
+  return withImportLease(db, (lease) => runLeased(db, records, options, lease), options.leaseTimings);
 }
 
 /** Runs the import under its lease, none for a dry run (which writes nothing). */

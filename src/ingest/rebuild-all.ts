@@ -2,7 +2,7 @@ import type { Db } from 'mongodb';
 import { chunked, mapped } from '../async-iterables.ts';
 import { documentCollection } from '../db/collections.ts';
 import { rootEntities, rowCollection, type RootEntity } from './entities.ts';
-import { acquireImportLease } from './import-lease.ts';
+import { withImportLease } from './import-lease.ts';
 import { materialize } from './materialize.ts';
 import { addRebuilt, type ImportReport } from './report.ts';
 import type { RowChanges } from './row-writer.ts';
@@ -38,9 +38,8 @@ export async function rebuildAllDocuments(db: Db, options: RebuildOptions = {}):
   const started = performance.now();
   const now = options.now ?? (() => new Date().toISOString());
   const report: RebuildReport = { documentsWritten: {}, warnings: [], warningCount: 0, durationMs: 0 };
-  const lease = await acquireImportLease(db);
-  const beforeWrite = () => lease.confirm();
-  try {
+  await withImportLease(db, async (lease) => {
+    const beforeWrite = () => lease.confirm();
     let rebuilt = 0;
     // Services before services at location, which are taken from them (rootEntities' order).
     for (const root of rootEntities) {
@@ -56,10 +55,7 @@ export async function rebuildAllDocuments(db: Db, options: RebuildOptions = {}):
         }
       }
     }
-  } finally {
-    // Not given back (the database went away): it expires by itself.
-    await lease.release().catch(() => {});
-  }
+  });
   report.durationMs = Math.round(performance.now() - started);
   return report;
 }

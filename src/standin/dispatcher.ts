@@ -1,7 +1,7 @@
 import type { Document } from 'bson';
-import type { CommandContext } from './commands/command.ts';
-import { commandName, lookupCommand } from './commands/registry.ts';
-import { illegalOperation, invalidNamespace, toCommandError } from './errors.ts';
+import type { Command, CommandContext } from './commands/command.ts';
+import { findCommand } from './commands/registry.ts';
+import { commandNotFound, illegalOperation, invalidNamespace, toCommandError } from './errors.ts';
 
 /**
  * Runs one command document and returns its reply; failures become MongoDB error replies, never
@@ -14,10 +14,12 @@ export async function dispatchCommand(
   context: CommandContext,
 ): Promise<Document> {
   const name = Object.keys(body)[0] ?? '';
-  const counted = commandName(name);
+  const command = findCommand(name);
+  // Under the command's own name, an alias's too.
+  const counted = command?.names[0];
   if (counted === undefined) context.commandMetrics.recordUnknown();
   try {
-    const reply = await runCommand(name, body, databaseName, context);
+    const reply = await runCommand(command, name, body, databaseName, context);
     if (counted !== undefined) context.commandMetrics.record(counted, false);
     return reply;
   } catch (error) {
@@ -30,6 +32,7 @@ export async function dispatchCommand(
 }
 
 async function runCommand(
+  command: Command | undefined,
   name: string,
   body: Document,
   databaseName: unknown,
@@ -38,7 +41,7 @@ async function runCommand(
   // A standalone mongod refuses transactions and retryable writes (both carry txnNumber).
   if ('txnNumber' in body || 'autocommit' in body || 'startTransaction' in body)
     throw illegalOperation('Transaction numbers are only allowed on a replica set member or mongos');
-  const command = lookupCommand(name);
+  if (!command) throw commandNotFound(name);
   if (typeof databaseName !== 'string') throw invalidNamespace("Missing '$db' field in the command");
   const request = { body, databaseName };
   if (command.scope === 'server') return await command.run(request, context);

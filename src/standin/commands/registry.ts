@@ -1,4 +1,3 @@
-import { commandNotFound } from '../errors.ts';
 import { aggregate } from './aggregate.ts';
 import { buildInfo } from './build-info.ts';
 import { getCmdLineOpts } from './get-cmd-line-opts.ts';
@@ -56,11 +55,5 @@ const BY_NAME = new Map<string, Command>(
   COMMANDS.flatMap((command) => command.names.map((name) => [name, command])),
 );
 
-/** The name of the command `name` invokes (itself, or the command it is an alias of), if it is one. */
-export const commandName = (name: string): string | undefined => BY_NAME.get(name)?.names[0];
-
-export function lookupCommand(name: string): Command {
-  const command = BY_NAME.get(name);
-  if (!command) throw commandNotFound(name);
-  return command;
-}
+/** The command of this name (its own, or one of its aliases), if the stand-in knows one. */
+export const findCommand = (name: string): Command | undefined => BY_NAME.get(name);

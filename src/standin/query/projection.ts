@@ -47,8 +47,7 @@ type Excluded = { [field: string]: true | Excluded };
  */
 function exclusionProjector(projection: Document): Projector | undefined {
   const fields = Object.entries(projection);
-  if (fields.some(([path, spec]) => path.startsWith('$') || path.includes('$') || !isExclusion(spec)))
-    return undefined;
+  if (fields.some(([path, spec]) => path.includes('$') || !isExclusion(spec))) return undefined;
   const excluded: Excluded = {};
   for (const [path] of fields) {
     const parts = path.split('.');
