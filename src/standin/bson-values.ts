@@ -44,6 +44,16 @@ export function cloneDocument<T>(value: T): T {
   if (value instanceof Date) return new Date(value.getTime()) as T;
   if (!isPlainObject(value)) return value;
   const copy: Document = {};
-  for (const key of Object.keys(value)) copy[key] = cloneDocument(value[key]);
+  for (const key of Object.keys(value)) setField(copy, key, cloneDocument(value[key]));
   return copy as T;
+}
+
+/**
+ * Sets a document's field. `__proto__` is an ordinary field name in BSON (the `bson` package decodes it as
+ * an own field), but assigning it would set the object's prototype instead: the field would be lost.
+ */
+export function setField(target: Document, key: string, value: unknown): void {
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  else target[key] = value;
 }

@@ -980,6 +980,33 @@ describe('BSON round-trip', () => {
     expect(idsOf(await c.find({ v: { $exists: true } }).toArray())).toEqual([1]);
   });
 
+  it('keeps a field named __proto__ as an ordinary field through reads, projections and updates', async () => {
+    const c = fresh('proto');
+    // JSON.parse makes `__proto__` an own field (an object literal would set the prototype instead).
+    const fields = (json: string) => JSON.parse(json) as Document;
+    const hasOwnProto = (doc: Document | null) => doc !== null && Object.hasOwn(doc, '__proto__');
+    await c.insertOne(fields('{"_id": 1, "__proto__": {"a": 1}, "n": 1}'));
+
+    const stored = await c.findOne({ _id: 1 });
+    expect(hasOwnProto(stored)).toBe(true);
+    expect(Object.keys(stored ?? {})).toEqual(['_id', '__proto__', 'n']);
+    expect(stored?.['__proto__']).toEqual({ a: 1 });
+    expect(hasOwnProto(await c.findOne({ _id: 1 }, { projection: { n: 0 } }))).toBe(true);
+    expect(hasOwnProto(await c.findOne({ _id: 1 }, { projection: { n: 0, 'x.y': 0 } }))).toBe(true);
+    expect(hasOwnProto(await c.findOne({ _id: 1 }, { projection: { n: 1 } }))).toBe(false);
+
+    await c.updateOne({ _id: 1 }, { $set: { n: 2 } });
+    const updated = await c.findOneAndUpdate({ _id: 1 }, { $inc: { n: 1 } }, { returnDocument: 'after' });
+    expect(hasOwnProto(updated)).toBe(true);
+    expect(updated?.['__proto__']).toEqual({ a: 1 });
+    expect(updated?.n).toBe(3);
+
+    await c.replaceOne({ _id: 1 }, fields('{"__proto__": {"c": 1}, "n": 4}'));
+    const replaced = await c.findOne({ _id: 1 });
+    expect(replaced?.['__proto__']).toEqual({ c: 1 });
+    expect(replaced?.n).toBe(4);
+  });
+
   it('keeps the order of fields as inserted', async () => {
     const c = fresh('order');
     await c.insertOne({ _id: 1, z: 1, a: 2, m: { y: 1, b: 2 } });

@@ -262,3 +262,42 @@ describe('through the official driver', () => {
     );
   });
 });
+
+describe('field paths through __proto__ (a departure: MongoDB accepts them)', () => {
+  // mingo ignores a `__proto__` condition, so `{__proto__: 5}` would match (and delete) every document,
+  // and building objects keyed by such paths would reach Object.prototype: the stand-in refuses them.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- filters, sorts and keys alike
+  const fields = (json: string): any => JSON.parse(json);
+
+  it('refuses them in filters, updates, projections, sorts and index keys, and changes nothing', async () => {
+    const coll = h.client.db('proto').collection('paths');
+    await coll.insertMany([{ _id: 1, n: 1 } as never, { _id: 2, n: 2 } as never]);
+    const refused = async (operation: Promise<unknown>, path: string) => {
+      const error = (await operation.then(
+        () => null,
+        (e: unknown) => e,
+      )) as MongoServerError | null;
+      expect(error?.code).toBe(2); // BadValue
+      expect(error?.message).toBe(
+        `The MongoDB stand-in does not support field paths through '__proto__': '${path}'`,
+      );
+    };
+    await refused(coll.deleteMany(fields('{"__proto__": 5}')), '__proto__');
+    await refused(coll.countDocuments(fields('{"$or": [{"n": 1}, {"a.__proto__": 5}]}')), 'a.__proto__');
+    await refused(
+      coll.updateMany({}, fields('{"$set": {"__proto__.polluted": true}}')),
+      '__proto__.polluted',
+    );
+    await refused(
+      coll.find({}, { projection: fields('{"__proto__.polluted": 0}') }).toArray(),
+      '__proto__.polluted',
+    );
+    await refused(coll.find({}, { sort: fields('{"__proto__": 1}') }).toArray(), '__proto__');
+    await refused(coll.createIndex(fields('{"__proto__": 1}')), '__proto__');
+    expect(await coll.find({}).sort({ _id: 1 }).toArray()).toEqual([
+      { _id: 1, n: 1 },
+      { _id: 2, n: 2 },
+    ]);
+    expect(Object.keys(Object.prototype)).toEqual([]);
+  });
+});

@@ -1,5 +1,6 @@
 import type { Document } from 'bson';
 import { badValue, cannotCreateIndex, invalidIndexSpecificationOption } from '../errors.ts';
+import { refuseProtoPath } from '../query/proto-paths.ts';
 
 /** An index definition as listIndexes reports it (and as it is persisted). */
 export interface IndexSpec extends Document {
@@ -61,8 +62,10 @@ export function parseIndexSpec(raw: Document): IndexSpec {
 
 function normalizeKey(key: Document): Record<string, number | string> {
   const out: Record<string, number | string> = {};
-  for (const [field, direction] of Object.entries(key))
+  for (const [field, direction] of Object.entries(key)) {
+    refuseProtoPath(field);
     out[field] = typeof direction === 'string' ? direction : Number(direction);
+  }
   return out;
 }
 

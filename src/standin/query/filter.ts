@@ -4,6 +4,7 @@ import type { Options } from 'mingo/types';
 import { isPlainObject } from '../bson-values.ts';
 import { badValue, indexNotFound, toCommandError } from '../errors.ts';
 import { isKnownQueryOperator, mingoOptions } from './mingo-context.ts';
+import { refuseProtoPath } from './proto-paths.ts';
 
 export type DocumentPredicate = (doc: Document) => boolean;
 
@@ -62,6 +63,7 @@ function validateTopLevel(filter: Document): Document {
   const out: Document = {};
   for (const [key, value] of Object.entries(filter)) {
     if (!key.startsWith('$')) {
+      refuseProtoPath(key);
       validateFieldCondition(value);
       out[key] = value;
     } else if (LOGICAL_OPERATORS.has(key)) {

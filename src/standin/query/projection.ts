@@ -1,9 +1,10 @@
 import type { Document } from 'bson';
 import { Query } from 'mingo/query';
 import type { Options } from 'mingo/types';
-import { cloneDocument, isPlainObject } from '../bson-values.ts';
+import { cloneDocument, isPlainObject, setField } from '../bson-values.ts';
 import { badValue, toCommandError } from '../errors.ts';
 import type { Projector } from '../cursors.ts';
+import { refuseProtoPath } from './proto-paths.ts';
 import { sliceArray } from './slice-projection.ts';
 
 const isSlice = (spec: unknown): spec is { $slice: unknown } =>
@@ -20,6 +21,7 @@ export function compileProjection(projection: unknown, options: Partial<Options>
   if (!isPlainObject(projection)) throw badValue('projection must be an object');
   const fields = Object.entries(projection);
   if (fields.length === 0) return undefined;
+  for (const [path] of fields) refuseProtoPath(path);
   const slices = fields.filter(([, spec]) => isSlice(spec));
   if (slices.length > 0 && fields.every(([, spec]) => isSlice(spec) || isExclusion(spec))) {
     const exclusions = Object.fromEntries(fields.filter(([, spec]) => isExclusion(spec)));
@@ -67,7 +69,7 @@ function exclusionProjector(projection: Document): Projector | undefined {
     for (const key in value) {
       const below = tree[key];
       if (below === true) continue;
-      out[key] = below === undefined ? value[key] : project(value[key], below);
+      setField(out, key, below === undefined ? value[key] : project(value[key], below));
     }
     return out;
   };
@@ -104,7 +106,7 @@ function topLevelProjector(projection: Document): Projector | undefined {
     const out: Document = {};
     for (const key in doc) {
       const keep = key === '_id' ? keepId : including ? listed.has(key) : !listed.has(key);
-      if (keep) out[key] = doc[key];
+      if (keep) setField(out, key, doc[key]);
     }
     return out;
   };

@@ -4,6 +4,7 @@ import type { Document } from 'bson';
 import { badValue } from '../errors.ts';
 import { compareValues } from '../compare.ts';
 import { pathValues } from './path-values.ts';
+import { refuseProtoPath } from './proto-paths.ts';
 
 export type SortSpec = Record<string, 1 | -1>;
 
@@ -13,6 +14,7 @@ export function parseSort(spec: unknown): SortSpec {
     throw badValue('sort must be an object');
   const out: SortSpec = {};
   for (const [path, direction] of Object.entries(spec as Document)) {
+    refuseProtoPath(path);
     const n = Number(direction);
     if (n !== 1 && n !== -1)
       throw badValue(`$sort key ordering must be 1 (for ascending) or -1 (for descending)`);

@@ -3,6 +3,7 @@ import { isPlainObject } from '../bson-values.ts';
 import { valuesEqual } from '../compare.ts';
 import { badValue, conflictingUpdateOperators, typeMismatch } from '../errors.ts';
 import { formatValue, typeName } from '../geo/bson-text.ts';
+import { refuseProtoPath } from './proto-paths.ts';
 
 /**
  * The step between an operator update and mingo's updater: MongoDB's checks that mingo skips (two
@@ -38,6 +39,7 @@ function assertNoConflicts(update: Document): void {
   for (const fields of Object.values(update)) {
     if (!isPlainObject(fields)) continue;
     for (const path of Object.keys(fields)) {
+      refuseProtoPath(path);
       const other = seen.find((earlier) => overlaps(earlier, path));
       if (other !== undefined)
         throw conflictingUpdateOperators(
