@@ -144,13 +144,31 @@ describe('a client that disconnects early', () => {
       '/services?format=ndjson&full=true': Math.ceil(count / 100) - 1,
       '/services?minimal=true': 0,
     };
-    for (const [path, batches] of Object.entries(expected)) {
-      // Counted server-wide: exactly on the stand-in, which serves this test file alone; at least as
-      // many on a MongoDB that other test files share.
-      if (app.testDatabase.kind === 'standin') expect(await getMores(path), path).toBe(batches);
-      else expect(await getMores(path), path).toBeGreaterThanOrEqual(batches);
-    }
+    for (const [path, batches] of Object.entries(expected)) await expectGetMores(path, batches, getMores);
   });
+
+  it('reads nearest-first streams ($geoNear) in the same batches', async () => {
+    const near = '/service_at_locations?postcode=98118&proximity=100000';
+    const { total_items: count } = await client.getJson(`${near}&per_page=1`);
+    // Enough services at location for the batches to differ from the database's own (101, then the rest).
+    expect(count).toBeGreaterThan(200);
+    const getMores = async (path: string) => {
+      const before = await commandsRun(app.testDatabase, 'getMore');
+      expect(await client.ndjsonItems(path), path).toHaveLength(count);
+      return (await commandsRun(app.testDatabase, 'getMore')) - before;
+    };
+    await expectGetMores(`${near}&format=ndjson`, Math.ceil(count / 1_000) - 1, getMores);
+    await expectGetMores(`${near}&format=ndjson&full=true`, Math.ceil(count / 100) - 1, getMores);
+  });
+
+  /**
+   * Counted server-wide: exactly on the stand-in, which serves this test file alone; at least as many on
+   * a MongoDB that other test files share.
+   */
+  async function expectGetMores(path: string, batches: number, getMores: (path: string) => Promise<number>) {
+    if (app.testDatabase.kind === 'standin') expect(await getMores(path), path).toBe(batches);
+    else expect(await getMores(path), path).toBeGreaterThanOrEqual(batches);
+  }
 
   it('streams every one of the services to a client that reads to the end', async () => {
     const streamed = await client.ndjsonItems('/services?format=ndjson');
