@@ -75,6 +75,38 @@ describe('index order', () => {
     expect(c.inIndexOrder({ name: 1, _id: 1 })).toBeNull();
   });
 
+  it('starts a walk at its skip-th document, in both directions, as postings grow and shrink', () => {
+    const c = collection();
+    c.createIndex({ v: 2, key: { name: 1 }, name: 'name_1' });
+    for (const [id, name] of [
+      [1, 'b'],
+      [2, 'a'],
+      [3, 'c'],
+      [4, 'a'],
+    ] as const)
+      c.insert({ _id: id, name });
+    const ids = (docs: Iterable<Document> | null) => [...(docs ?? [])].map((d) => d._id);
+    // Ids of one key come in the order they were indexed, whichever the direction.
+    const expectEverySkip = (ascending: number[], descending: number[]) => {
+      for (const [direction, walk] of [
+        [1, ascending],
+        [-1, descending],
+      ] as const) {
+        for (let skip = 0; skip <= walk.length + 1; skip++)
+          expect(ids(c.inIndexOrder({ name: direction }, skip)), `${direction} skip ${skip}`).toEqual(
+            walk.slice(skip),
+          );
+      }
+    };
+    expectEverySkip([2, 4, 1, 3], [3, 1, 2, 4]);
+    c.insert({ _id: 5, name: 'a' }); // a key's posting grows, no key is added
+    expect(ids(c.inIndexOrder({ name: 1 }, 3))).toEqual([1, 3]);
+    expectEverySkip([2, 4, 5, 1, 3], [3, 1, 2, 4, 5]);
+    c.remove(c.getById(4)!); // and shrinks
+    expect(ids(c.inIndexOrder({ name: -1 }, 2))).toEqual([2, 5]);
+    expectEverySkip([2, 5, 1, 3], [3, 1, 2, 5]);
+  });
+
   it('is not used once a document made the index multikey (arrays sort by one element)', () => {
     const c = collection();
     c.createIndex({ v: 2, key: { tags: 1 }, name: 'tags_1' });

@@ -24,6 +24,11 @@ export class CollectionIndex {
   private readonly entries = new Map<string, Posting>();
   /** The keys in ascending order, computed when first needed after a key was added or removed. */
   private orderedKeys: string[] | null = null;
+  /**
+   * How many ids the postings before each of `orderedKeys` hold (one more entry: all of them), so that a
+   * walk can start at its `skip`-th id without counting the ones before; recomputed after any change.
+   */
+  private idsBefore: number[] | null = null;
   /** Some document has an array on an indexed path: keys no longer give a document's sort order. */
   private multikey = false;
   private readonly partialFilter: DocumentPredicate | undefined;
@@ -95,6 +100,7 @@ export class CollectionIndex {
   }
 
   private addKey({ key, values }: KeyEntry, id: string): void {
+    this.idsBefore = null;
     const posting = this.entries.get(key);
     if (!posting) {
       this.entries.set(key, { value: values[0], ids: id });
@@ -109,6 +115,7 @@ export class CollectionIndex {
   private removeKey(key: string, id: string): void {
     const posting = this.entries.get(key);
     if (!posting) return;
+    this.idsBefore = null;
     if (typeof posting.ids !== 'string') posting.ids.delete(id);
     if (posting.ids === id || (typeof posting.ids !== 'string' && posting.ids.size === 0)) {
       this.entries.delete(key);
@@ -127,27 +134,39 @@ export class CollectionIndex {
 
   /**
    * Document ids in key order (equal keys in the order they were indexed), from the `skip`-th on: the
-   * ones before are counted key by key, not produced one by one.
+   * walk starts at the key holding that id, found by bisecting the counts of ids before each key.
    */
   *idsInOrder(direction: 1 | -1, skip = 0): Generator<string> {
     this.orderedKeys ??= [...this.entries.keys()].sort((a, b) =>
       compareValues(this.entries.get(a)?.value, this.entries.get(b)?.value),
     );
     const keys = this.orderedKeys;
-    let toSkip = skip;
-    for (let i = 0; i < keys.length; i++) {
-      const posting = this.entries.get(keys[direction === 1 ? i : keys.length - 1 - i]!);
-      if (!posting) continue;
-      const size = typeof posting.ids === 'string' ? 1 : posting.ids.size;
-      if (toSkip >= size) {
-        toSkip -= size;
-        continue;
-      }
-      for (const id of idsOf(posting)) {
+    const idsBefore = (this.idsBefore ??= this.countIdsBefore(keys));
+    const total = idsBefore[keys.length]!;
+    // Ids before the key at walk position i: ascending, those of the keys before it; descending, after it.
+    const before = (i: number) => (direction === 1 ? idsBefore[i]! : total - idsBefore[keys.length - i]!);
+    let first = 0;
+    for (let last = keys.length - 1; first < last;) {
+      const middle = Math.ceil((first + last) / 2);
+      if (before(middle) <= skip) first = middle;
+      else last = middle - 1;
+    }
+    let toSkip = skip - before(first);
+    for (let i = first; i < keys.length; i++) {
+      for (const id of idsOf(this.entries.get(keys[direction === 1 ? i : keys.length - 1 - i]!))) {
         if (toSkip > 0) toSkip--;
         else yield id;
       }
     }
+  }
+
+  private countIdsBefore(keys: string[]): number[] {
+    const counts = [0];
+    for (const key of keys) {
+      const ids = this.entries.get(key)?.ids;
+      counts.push(counts.at(-1)! + (ids === undefined ? 0 : typeof ids === 'string' ? 1 : ids.size));
+    }
+    return counts;
   }
 
   /** Ids of documents whose single-field key equals `value`. */
