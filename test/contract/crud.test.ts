@@ -1007,6 +1007,23 @@ describe('BSON round-trip', () => {
     expect(replaced?.n).toBe(4);
   });
 
+  it('treats fields named like Object members (constructor, toString) as ordinary fields', async () => {
+    const c = fresh('members');
+    await c.insertOne({ _id: 1, n: 1 });
+    await c.updateOne({ _id: 1 }, { $set: { constructor: 1, toString: { a: 'b' } } });
+    expect(await c.findOne({ _id: 1 })).toEqual({ _id: 1, n: 1, constructor: 1, toString: { a: 'b' } });
+    expect(await c.findOne({ _id: 1 }, { projection: { 'constructor.x': 0, 'toString.y': 0 } })).toEqual({
+      _id: 1,
+      n: 1,
+      constructor: 1,
+      toString: { a: 'b' },
+    });
+    expect(await c.countDocuments({ constructor: 1, 'toString.a': 'b' })).toBe(1);
+    await c.updateOne({ _id: 1 }, { $unset: { constructor: '' } });
+    expect(await c.findOne({ _id: 1 })).toEqual({ _id: 1, n: 1, toString: { a: 'b' } });
+    expect(Object.hasOwn(Object, 'x') || Object.hasOwn(Object.prototype.toString, 'y')).toBe(false);
+  });
+
   it('keeps the order of fields as inserted', async () => {
     const c = fresh('order');
     await c.insertOne({ _id: 1, z: 1, a: 2, m: { y: 1, b: 2 } });

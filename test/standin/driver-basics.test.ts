@@ -294,6 +294,24 @@ describe('field paths through __proto__ (a departure: MongoDB accepts them)', ()
     );
     await refused(coll.find({}, { sort: fields('{"__proto__": 1}') }).toArray(), '__proto__');
     await refused(coll.createIndex(fields('{"__proto__": 1}')), '__proto__');
+    // Deeper: a $pull condition, a value set, a later $match, a pipeline update.
+    await refused(coll.updateMany({}, fields('{"$pull": {"arr": {"a": 1, "__proto__": 5}}}')), '__proto__');
+    await refused(coll.updateMany({}, fields('{"$set": {"x": {"__proto__": {"a": 1}}}}')), '__proto__');
+    await refused(
+      coll.aggregate(fields('[{"$sort": {"_id": 1}}, {"$match": {"__proto__": 5}}]')).toArray(),
+      '__proto__',
+    );
+    await refused(coll.updateMany({}, fields('[{"$set": {"__proto__.polluted": 1}}]')), '__proto__.polluted');
+    // Fields named like Object members, except a $set or $unset of the field itself: mingo ignores them.
+    const memberError = async (update: Record<string, unknown>) =>
+      ((await coll.updateOne({ _id: 1 as never }, update).catch((e: unknown) => e)) as MongoServerError)
+        .message;
+    expect(await memberError({ $inc: { constructor: 1 } })).toBe(
+      "The MongoDB stand-in does not support $inc on a field named 'constructor' (a JavaScript object member): 'constructor'",
+    );
+    expect(await memberError({ $set: { 'toString.a': 1 } })).toBe(
+      "The MongoDB stand-in does not support $set on a field named 'toString' (a JavaScript object member): 'toString.a'",
+    );
     expect(await coll.find({}).sort({ _id: 1 }).toArray()).toEqual([
       { _id: 1, n: 1 },
       { _id: 2, n: 2 },

@@ -6,6 +6,7 @@ import type { Database } from '../engine/database.ts';
 import { failedToParse, locationError, toCommandError, typeMismatch } from '../errors.ts';
 import { assertNoNearOperator, runGeoNearStage } from '../geo/index.ts';
 import { isKnownPipelineStage } from '../query/mingo-context.ts';
+import { refuseProtoKeys } from '../query/proto-paths.ts';
 import { targetCollection, integerOption, type DatabaseCommand } from './command.ts';
 
 function stageName(stage: unknown): string {
@@ -16,6 +17,7 @@ function stageName(stage: unknown): string {
 }
 
 function validatePipeline(pipeline: unknown[]): void {
+  refuseProtoKeys(pipeline);
   pipeline.forEach((stage, position) => {
     const name = stageName(stage);
     if (name === '$geoNear' && position > 0)

@@ -141,17 +141,20 @@ export class CollectionIndex {
       compareValues(this.entries.get(a)?.value, this.entries.get(b)?.value),
     );
     const keys = this.orderedKeys;
-    const idsBefore = (this.idsBefore ??= this.countIdsBefore(keys));
-    const total = idsBefore[keys.length]!;
-    // Ids before the key at walk position i: ascending, those of the keys before it; descending, after it.
-    const before = (i: number) => (direction === 1 ? idsBefore[i]! : total - idsBefore[keys.length - i]!);
     let first = 0;
-    for (let last = keys.length - 1; first < last;) {
-      const middle = Math.ceil((first + last) / 2);
-      if (before(middle) <= skip) first = middle;
-      else last = middle - 1;
+    let toSkip = skip;
+    if (skip > 0) {
+      const idsBefore = (this.idsBefore ??= this.countIdsBefore(keys));
+      const total = idsBefore[keys.length]!;
+      // Ids before the key at walk position i: ascending, those of the keys before it; descending, after.
+      const before = (i: number) => (direction === 1 ? idsBefore[i]! : total - idsBefore[keys.length - i]!);
+      for (let last = keys.length - 1; first < last;) {
+        const middle = Math.ceil((first + last) / 2);
+        if (before(middle) <= skip) first = middle;
+        else last = middle - 1;
+      }
+      toSkip = skip - before(first);
     }
-    let toSkip = skip - before(first);
     for (let i = first; i < keys.length; i++) {
       for (const id of idsOf(this.entries.get(keys[direction === 1 ? i : keys.length - 1 - i]!))) {
         if (toSkip > 0) toSkip--;

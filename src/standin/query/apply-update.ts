@@ -7,6 +7,7 @@ import { cloneDocument, isPlainObject } from '../bson-values.ts';
 import { valuesEqual } from '../compare.ts';
 import { failedToParse, immutableField, invalidOptions, toCommandError } from '../errors.ts';
 import { checkModifier, prepareModifier } from './update-preflight.ts';
+import { refuseProtoKeys } from './proto-paths.ts';
 
 /** The stages MongoDB accepts in a pipeline-style update. */
 const UPDATE_PIPELINE_STAGES = new Set([
@@ -23,6 +24,7 @@ export type UpdateKind = 'replacement' | 'operators' | 'pipeline';
 /** Classifies an update (`u`) and rejects what MongoDB rejects. */
 export function updateKind(update: unknown): UpdateKind {
   if (Array.isArray(update)) {
+    refuseProtoKeys(update);
     for (const stage of update) {
       const name = isPlainObject(stage) ? Object.keys(stage)[0] : undefined;
       if (!name || !UPDATE_PIPELINE_STAGES.has(name))

@@ -4,7 +4,7 @@ import type { Options } from 'mingo/types';
 import { isPlainObject } from '../bson-values.ts';
 import { badValue, indexNotFound, toCommandError } from '../errors.ts';
 import { isKnownQueryOperator, mingoOptions } from './mingo-context.ts';
-import { refuseProtoPath } from './proto-paths.ts';
+import { refuseProtoKeys } from './proto-paths.ts';
 
 export type DocumentPredicate = (doc: Document) => boolean;
 
@@ -20,6 +20,7 @@ export function compileFilter(
   options: Partial<Options> = mingoOptions(),
 ): DocumentPredicate {
   if (!isPlainObject(filter)) throw badValue('filter must be an object');
+  refuseProtoKeys(filter);
   const checked = validateTopLevel(filter);
   if (Object.keys(checked).length === 0) return () => true;
   const direct = stringMembershipPredicate(checked);
@@ -63,7 +64,6 @@ function validateTopLevel(filter: Document): Document {
   const out: Document = {};
   for (const [key, value] of Object.entries(filter)) {
     if (!key.startsWith('$')) {
-      refuseProtoPath(key);
       validateFieldCondition(value);
       out[key] = value;
     } else if (LOGICAL_OPERATORS.has(key)) {

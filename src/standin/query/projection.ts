@@ -4,7 +4,7 @@ import type { Options } from 'mingo/types';
 import { cloneDocument, isPlainObject, setField } from '../bson-values.ts';
 import { badValue, toCommandError } from '../errors.ts';
 import type { Projector } from '../cursors.ts';
-import { refuseProtoPath } from './proto-paths.ts';
+import { refuseProtoKeys } from './proto-paths.ts';
 import { sliceArray } from './slice-projection.ts';
 
 const isSlice = (spec: unknown): spec is { $slice: unknown } =>
@@ -21,7 +21,7 @@ export function compileProjection(projection: unknown, options: Partial<Options>
   if (!isPlainObject(projection)) throw badValue('projection must be an object');
   const fields = Object.entries(projection);
   if (fields.length === 0) return undefined;
-  for (const [path] of fields) refuseProtoPath(path);
+  refuseProtoKeys(projection);
   const slices = fields.filter(([, spec]) => isSlice(spec));
   if (slices.length > 0 && fields.every(([, spec]) => isSlice(spec) || isExclusion(spec))) {
     const exclusions = Object.fromEntries(fields.filter(([, spec]) => isExclusion(spec)));
@@ -39,8 +39,12 @@ export function compileProjection(projection: unknown, options: Partial<Options>
   );
 }
 
-/** Excluded paths as a tree: `true` where a field goes, a subtree where some fields below it go. */
+/**
+ * Excluded paths as a tree: `true` where a field goes, a subtree where some fields below it go. Nodes have
+ * no prototype: field names such as `constructor` must not reach what objects inherit.
+ */
 type Excluded = { [field: string]: true | Excluded };
+const excludedNode = (): Excluded => Object.create(null) as Excluded;
 
 /**
  * Projections that only exclude, nested paths among them (`{'organization.phones': 0, phones: 0}`), applied
@@ -50,7 +54,7 @@ type Excluded = { [field: string]: true | Excluded };
 function exclusionProjector(projection: Document): Projector | undefined {
   const fields = Object.entries(projection);
   if (fields.some(([path, spec]) => path.includes('$') || !isExclusion(spec))) return undefined;
-  const excluded: Excluded = {};
+  const excluded = excludedNode();
   for (const [path] of fields) {
     const parts = path.split('.');
     let node = excluded;
@@ -59,7 +63,7 @@ function exclusionProjector(projection: Document): Projector | undefined {
       // A path and one below it (`a` and `a.b`): MongoDB refuses it as a path collision, as mingo is left to.
       if (existing === true || (existing !== undefined && index === parts.length - 1)) return undefined;
       if (index === parts.length - 1) node[part] = true;
-      else node = node[part] = existing ?? {};
+      else node = node[part] = existing ?? excludedNode();
     }
   }
   const project = (value: unknown, tree: Excluded): unknown => {

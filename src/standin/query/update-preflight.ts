@@ -3,7 +3,7 @@ import { isPlainObject } from '../bson-values.ts';
 import { valuesEqual } from '../compare.ts';
 import { badValue, conflictingUpdateOperators, typeMismatch } from '../errors.ts';
 import { formatValue, typeName } from '../geo/bson-text.ts';
-import { refuseProtoPath } from './proto-paths.ts';
+import { refuseObjectMemberPath, refuseProtoKeys } from './proto-paths.ts';
 
 /**
  * The step between an operator update and mingo's updater: MongoDB's checks that mingo skips (two
@@ -14,7 +14,10 @@ export function prepareModifier(doc: Document, update: Document, inserting: bool
   const { $setOnInsert, ...modifier } = update;
   if (inserting && isPlainObject($setOnInsert)) modifier.$set = { ...(modifier.$set ?? {}), ...$setOnInsert };
   for (const [operator, fields] of Object.entries(modifier))
-    for (const path of Object.keys(fields as Document)) checkOperand(doc, operator, path);
+    for (const path of Object.keys(fields as Document)) {
+      refuseObjectMemberPath(operator, path);
+      checkOperand(doc, operator, path);
+    }
   return isPlainObject(modifier.$addToSet) ? addToSetAsPush(doc, modifier) : modifier;
 }
 
@@ -23,6 +26,7 @@ export function prepareModifier(doc: Document, update: Document, inserting: bool
  * matches nothing.
  */
 export function checkModifier(update: Document): void {
+  refuseProtoKeys(update);
   assertNoConflicts(update);
   for (const [operator, fields] of Object.entries(update)) {
     const verb = ARITHMETIC[operator];
@@ -39,7 +43,6 @@ function assertNoConflicts(update: Document): void {
   for (const fields of Object.values(update)) {
     if (!isPlainObject(fields)) continue;
     for (const path of Object.keys(fields)) {
-      refuseProtoPath(path);
       const other = seen.find((earlier) => overlaps(earlier, path));
       if (other !== undefined)
         throw conflictingUpdateOperators(
@@ -64,7 +67,8 @@ function valueAt(doc: Document, path: string): unknown {
       if (!/^\d+$/.test(part)) return UNRESOLVED;
       node = node[Number(part)];
     } else if (isPlainObject(node)) {
-      node = node[part];
+      // Own fields only: a field named `constructor` or `toString` is not what objects inherit.
+      node = Object.hasOwn(node, part) ? node[part] : undefined;
     } else {
       return node === undefined ? undefined : UNRESOLVED;
     }

@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { decodeDocument, encodeDocument } from '../bson-values.ts';
+import { decodeDocument, encodeDocument, setField } from '../bson-values.ts';
 import { rememberEncoding } from '../document-encoding.ts';
 import { encodeReply } from './reply-encoding.ts';
 
@@ -99,7 +99,7 @@ function parseOpMsg(header: MessageHeader, message: Buffer): CommandMessage {
     }
   }
   if (!body) throw new Error('OP_MSG without a body section');
-  for (const [identifier, docs] of sequences) body[identifier] = docs;
+  for (const [identifier, docs] of sequences) setField(body, identifier, docs);
   return { kind: 'msg', header, body, moreToCome: (flags & MORE_TO_COME) !== 0 };
 }
 
