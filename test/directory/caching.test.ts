@@ -155,6 +155,11 @@ describe('compression', () => {
       expect(gzipped.headers.vary).toMatch(/accept-encoding/i);
       expect(gzipped.body.length).toBeLessThan(plain.body.length / 4);
       expect(gunzipSync(gzipped.body).equals(plain.body)).toBe(true);
+      // No Accept-Encoding at all: the body as it is, still marked as varying with the header.
+      const unasked = await rawGet(target, {});
+      expect(encodingOf(unasked.headers)).toBe('identity');
+      expect(unasked.headers.vary).toMatch(/accept-encoding/i);
+      expect(unasked.body.equals(plain.body)).toBe(true);
     });
   }
 

@@ -197,6 +197,21 @@ describe('health and metrics', () => {
     expect(text).toMatch(/http_requests_total\{method="GET",route="\/",status="200"\} [1-9]/);
     expect(text).toMatch(/http_requests_total\{method="GET",route="unmatched",status="404"\} [1-9]/);
     expect(text).toMatch(/http_request_duration_seconds_bucket\{le="0\.001",method="GET",route="\/"/);
+
+    // Each request counted once in each series, the second time as the first.
+    const counts = async () => {
+      const metrics = await (await get('/metrics')).text();
+      const value = (pattern: RegExp) => Number(pattern.exec(metrics)?.[1]);
+      return [
+        value(/^http_requests_total\{method="GET",route="\/",status="200"\} (\d+)$/m),
+        value(/^http_request_duration_seconds_count\{method="GET",route="\/",status="200"\} (\d+)$/m),
+      ];
+    };
+    const before = await counts();
+    expect(before.every((count) => Number.isInteger(count) && count > 0)).toBe(true);
+    await get('/');
+    await get('/');
+    expect(await counts()).toEqual(before.map((count) => count + 2));
   });
 });
 
