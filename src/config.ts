@@ -52,6 +52,12 @@ const EnvironmentSchema = z
       .min(0)
       .max(3_600_000, 'must be at most an hour')
       .default(10_000),
+    HSDS_REQUEST_TIMEOUT_MS: z.coerce
+      .number()
+      .int()
+      .min(1000, 'must be at least a second')
+      .max(86_400_000, 'must be at most a day')
+      .default(300_000),
     HSDS_CORS_ORIGIN: z.string().min(1).default('*'),
     HSDS_CACHE_CONTROL: z.string().min(1).default('public, max-age=60'),
     HSDS_POSTCODES_FILE: z.string().min(1).optional(),
@@ -115,6 +121,8 @@ function toConfig(env: z.infer<typeof EnvironmentSchema>) {
     proxyHops: env.HSDS_PROXY_HOPS,
     bodyLimitBytes: env.HSDS_BODY_LIMIT_BYTES,
     shutdownTimeoutMs: env.HSDS_SHUTDOWN_TIMEOUT_MS,
+    /** Time to receive a whole request, body included (Node's default): an upload of `POST /import` too. */
+    requestTimeoutMs: env.HSDS_REQUEST_TIMEOUT_MS,
     corsOrigin: env.HSDS_CORS_ORIGIN,
     cacheControl: env.HSDS_CACHE_CONTROL,
     postcodesFile: env.HSDS_POSTCODES_FILE,

@@ -67,7 +67,7 @@ async function main(config: Config): Promise<void> {
     prepared: () => prepared,
     indexed: () => indexed,
   });
-  const server = createHttpServer(app, logger);
+  const server = createHttpServer(app, logger, { requestTimeoutMs: config.requestTimeoutMs });
   server.listen(config.port, config.host);
   await once(server, 'listening');
   logger.info({ url: `http://${config.host}:${config.port}/` }, 'HSDS API listening');

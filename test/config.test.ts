@@ -76,6 +76,8 @@ describe('loadConfig', () => {
       ['MONGODB_URI', 'mongodb://127.0.0.1:27017/?badopt=1', /MONGODB_URI: option badopt is not supported/],
       ['MONGODB_URI', 'mongodb://db:99999/', /MONGODB_URI: .*99999/],
       ['HSDS_SHUTDOWN_TIMEOUT_MS', '3000000000', /HSDS_SHUTDOWN_TIMEOUT_MS: must be at most an hour/],
+      ['HSDS_REQUEST_TIMEOUT_MS', '500', /HSDS_REQUEST_TIMEOUT_MS: must be at least a second/],
+      ['HSDS_REQUEST_TIMEOUT_MS', '0', /HSDS_REQUEST_TIMEOUT_MS: must be at least a second/],
       ['HSDS_PUBLIC_URL', 'https://api.example.org/hsds?x=1', /HSDS_PUBLIC_URL: must not have a query/],
     ] as const)
       expect(() => loadConfig({ [variable]: value }), value).toThrow(message);

@@ -24,16 +24,29 @@ function rejection(code: string | undefined): HttpProblem {
   }
 }
 
+/** Node's time to receive a request's headers, unless the whole request must come sooner. */
+const HEADERS_TIMEOUT_MS = 60_000;
+
 /**
- * The HTTP server for the app. A request Node's parser rejects (malformed, or headers too large) never
- * reaches Koa, and Node would answer it with a bare status line: it gets a problem details body like every
- * other error instead, and a log line (it has no request id: none was read).
+ * The HTTP server for the app. A request Node's parser rejects (malformed, headers too large, or not
+ * received within `requestTimeoutMs`, body included) never reaches Koa, or is cut short, and Node would
+ * answer it with a bare status line: it gets a problem details body like every other error instead, and a
+ * log line (it has no request id: none was read).
  */
-export function createHttpServer(app: Koa, logger: Logger): Server {
-  const server = createServer(app.callback());
+export function createHttpServer(app: Koa, logger: Logger, { requestTimeoutMs = 300_000 } = {}): Server {
+  const server = createServer(
+    {
+      requestTimeout: requestTimeoutMs,
+      headersTimeout: Math.min(HEADERS_TIMEOUT_MS, requestTimeoutMs),
+      // Node checks the timeouts every 30 s by default: a shorter timeout needs a closer watch to mean much.
+      connectionsCheckingInterval: Math.min(30_000, Math.max(250, requestTimeoutMs / 4)),
+    },
+    app.callback(),
+  );
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    // A client gone (or a response already under way) has nothing more to be told.
-    if (error.code === 'ECONNRESET' || !socket.writable) {
+    // A client gone, or a response already under way, has nothing more to be told.
+    const response = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (error.code === 'ECONNRESET' || !socket.writable || response?.headersSent === true) {
       socket.destroy();
       return;
     }

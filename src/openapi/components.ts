@@ -57,7 +57,7 @@ import {
   UserUpdate,
 } from './management-schemas.ts';
 import { MetaEntry, MetaEntryInput, MetaEntryPage, MetaEntryUpdate } from './meta-schemas.ts';
-import { Problem } from './problem-schema.ts';
+import { Problem, RejectedRequestProblem } from './problem-schema.ts';
 import { ProtocolProblem } from './protocol-problem-schema.ts';
 
 /** A JSON Schema (2020-12, the dialect of OpenAPI 3.1) as a plain object. */
@@ -112,6 +112,7 @@ const namedSchemas = {
   FullServiceAtLocationPage,
   RootInfo,
   Problem,
+  RejectedRequestProblem,
   Liveness,
   Readiness,
   ProtocolProblem,

@@ -61,6 +61,7 @@ export function importPaths() {
             },
           ),
           '400': protocolResponseRef('ProtocolBadRequest'),
+          '408': protocolResponseRef('ImportTimeout'),
           '413': protocolResponseRef('ImportTooLarge'),
           '415': protocolResponseRef('ImportUnsupportedMediaType'),
           '503': protocolResponseRef('ImportUnavailable'),

@@ -20,3 +20,11 @@ export const Problem = z
       .describe('For invalid input: each parameter or body field at fault.'),
   })
   .describe('Problem details (RFC 9457).');
+
+/**
+ * The problem the HTTP server answers itself, for a request it could not read whole (too large headers,
+ * not HTTP, not received in time, see http/server.ts): the API never saw it, so no instance and no errors.
+ */
+export const RejectedRequestProblem = Problem.omit({ instance: true, errors: true }).describe(
+  'Problem details (RFC 9457) for a request the HTTP server rejected before the API read it.',
+);

@@ -1,7 +1,7 @@
 import { NO_ACCESS } from '../auth/access-control.ts';
 import { schemaRef } from './components.ts';
 import { ProtocolProblem } from './protocol-problem-schema.ts';
-import { Problem } from './problem-schema.ts';
+import { Problem, RejectedRequestProblem } from './problem-schema.ts';
 import { headerRef } from './responses.ts';
 import { MAX_QUEUED_IMPORTS } from '../ingest/http-import.ts';
 
@@ -23,6 +23,12 @@ export const protocolResponseComponents = {
     'The body is not application/json, or is compressed otherwise than with gzip, deflate or br.',
   ),
   ImportTooLarge: problem('The body is larger than the import limit (HSDS_IMPORT_BODY_LIMIT_BYTES).'),
+  ImportTimeout: {
+    description:
+      'The body did not arrive whole within HSDS_REQUEST_TIMEOUT_MS (default 300 s, counted from the ' +
+      'request’s start): nothing is imported. Answered by the HTTP server itself, before the request reached the API.',
+    content: { 'application/problem+json': { schema: schemaRef(RejectedRequestProblem) } },
+  },
   ImportUnsupportedMediaType: problem('The body is neither JSON nor NDJSON, is compressed, or is not UTF-8.'),
   ImportUnavailable: {
     description:

@@ -12,9 +12,16 @@ beforeAll(async () => {
 });
 afterAll(async () => app?.close());
 
+/** An app that gives each request a second to arrive whole (HSDS_REQUEST_TIMEOUT_MS; 300 s by default). */
+let impatient: TestApp;
+beforeAll(async () => {
+  impatient = await startTestApp({ HSDS_REQUEST_TIMEOUT_MS: '1000' });
+});
+afterAll(async () => impatient?.close());
+
 /** Sends raw bytes and gives back everything the server answered until it closed the connection. */
-function exchange(raw: string): Promise<string> {
-  const { hostname, port } = new URL(app.url);
+function exchange(raw: string, { url } = app): Promise<string> {
+  const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname, () => socket.write(raw));
     let answer = '';
@@ -73,5 +80,49 @@ describe('a request Node rejects before the app reads it', () => {
       await exchange('GET /services/nope HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'),
     );
     expect(statusLine).toBe('HTTP/1.1 404 Not Found');
+  });
+});
+
+describe('a request that does not arrive in time', () => {
+  const expectTimedOut = (answer: string) => {
+    const { statusLine, headers, body } = parse(answer);
+    expect(statusLine).toBe('HTTP/1.1 408 Request Timeout');
+    expect(headers['content-type']).toBe('application/problem+json');
+    expect(headers.connection).toBe('close');
+    expect(body).toEqual({
+      type: 'about:blank',
+      title: 'Request Timeout',
+      status: 408,
+      detail: 'The request was not received in time.',
+    });
+  };
+
+  it('is a 408 problem when its headers stop coming, and logged', async () => {
+    const started = performance.now();
+    expectTimedOut(await exchange('GET /services HTTP/1.1\r\nHost: localhost\r\n', impatient));
+    expect(performance.now() - started).toBeGreaterThanOrEqual(900);
+    expect(impatient.logs).toContainEqual(
+      expect.objectContaining({
+        status: 408,
+        errorCode: 'ERR_HTTP_REQUEST_TIMEOUT',
+        msg: 'request rejected before it was read',
+      }),
+    );
+  });
+
+  it('is a 408 problem when its body stops coming', async () => {
+    const head = 'POST /services HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n';
+    expectTimedOut(await exchange(`${head}Content-Length: 100\r\n\r\n{"per_page":`, impatient));
+  });
+
+  it('leaves a request received in time alone, by default for 300 s', async () => {
+    const { statusLine } = parse(
+      await exchange(
+        'GET /services/nope HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n',
+        impatient,
+      ),
+    );
+    expect(statusLine).toBe('HTTP/1.1 404 Not Found');
+    expect(app.server.requestTimeout).toBe(300_000);
   });
 });

@@ -221,6 +221,50 @@ describe('POST /import cut off mid-upload', () => {
   });
 });
 
+describe('POST /import whose upload stalls past HSDS_REQUEST_TIMEOUT_MS', () => {
+  it('is answered 408, imports nothing, leaves no spool file and logs no server error', async () => {
+    const slowDir = await mkdtemp(join(tmpdir(), 'hsds-import-'));
+    const slow = await startTestApp({ HSDS_DATA_DIR: slowDir, HSDS_REQUEST_TIMEOUT_MS: '1000' });
+    try {
+      const user = await createUser(slow, [{ path: '/import', verb: 'POST' }]);
+      const stalled = service('Stalled Upload');
+      const upload = request(`${slow.url}/import?wait=true`, {
+        method: 'POST',
+        headers: { ...user.headers, 'content-type': 'application/x-ndjson', 'transfer-encoding': 'chunked' },
+      });
+      upload.on('error', () => {});
+      const answered = new Promise<{ status?: number; body: string }>((resolve) =>
+        upload.on('response', (response) => {
+          let body = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (body += chunk));
+          response.on('end', () => resolve({ status: response.statusCode, body }));
+        }),
+      );
+      upload.write(`${JSON.stringify(stalled)}\n`);
+      const { status, body } = await answered;
+      expect(status).toBe(408);
+      expect(JSON.parse(body)).toMatchObject({
+        status: 408,
+        detail: 'The request was not received in time.',
+      });
+      // As the OpenAPI document describes it.
+      const document = defaultDocument('http://localhost');
+      const at = responseSchemaPath(document, '/import', 'post', 408, 'application/problem+json');
+      expect(documentValidator(document)(at, JSON.parse(body)).errors).toEqual([]);
+      await eventually(async () =>
+        slow.logs.find((line) => line.msg === 'request' && line.path === '/import'),
+      );
+      expect(slow.logs.filter((line) => (line.level as number) >= 50)).toEqual([]);
+      expect(await readdir(join(slowDir, 'import-spool')).catch(() => [])).toEqual([]);
+      expect((await call(slow, 'GET', `/services/${stalled.id}`)).status).toBe(404);
+    } finally {
+      await slow.close();
+      await rm(slowDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('POST /import accepted at once', () => {
   it('refuses a ninth import while eight are uploading, and takes one again once they are gone', async () => {
     // Nine uploads that never finish: whichever comes ninth is refused, and it is the only one answered.

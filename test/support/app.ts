@@ -44,7 +44,9 @@ export async function startTestApp(
     logger,
   });
   await database.ensureIndexes();
-  const server = createHttpServer(buildApp({ config, database, logger, indexed }), logger);
+  const server = createHttpServer(buildApp({ config, database, logger, indexed }), logger, {
+    requestTimeoutMs: config.requestTimeoutMs,
+  });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as { port: number };
