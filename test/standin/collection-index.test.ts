@@ -55,18 +55,23 @@ describe('index planning for search-shaped filters', () => {
 });
 
 describe('index order', () => {
-  it('walks a single-field index in sort order, both directions, missing values first as null', () => {
+  /** A collection of these `_id`s and names (none: no name field), indexed on `name`. */
+  const named = (documents: [number, string | undefined][]) => {
     const c = collection();
     c.createIndex({ v: 2, key: { name: 1 }, name: 'name_1' });
-    for (const [id, name] of [
+    for (const [id, name] of documents) c.insert(name === undefined ? { _id: id } : { _id: id, name });
+    return c;
+  };
+  const ids = (docs: Iterable<Document> | null) => [...(docs ?? [])].map((d) => d._id);
+
+  it('walks a single-field index in sort order, both directions, missing values first as null', () => {
+    const c = named([
       [1, 'b'],
       [2, 'a'],
       [3, undefined],
       [4, 'c'],
       [5, 'a'],
-    ] as const)
-      c.insert(name === undefined ? { _id: id } : { _id: id, name });
-    const ids = (docs: Iterable<Document> | null) => [...(docs ?? [])].map((d) => d._id);
+    ]);
     expect(ids(c.inIndexOrder({ name: 1 }))).toEqual([3, 2, 5, 1, 4]);
     expect(ids(c.inIndexOrder({ name: -1 }))).toEqual([4, 1, 2, 5, 3]);
     c.replace(c.getById(4)!, { _id: 4, name: '0' });
@@ -76,16 +81,12 @@ describe('index order', () => {
   });
 
   it('starts a walk at its skip-th document, in both directions, as postings grow and shrink', () => {
-    const c = collection();
-    c.createIndex({ v: 2, key: { name: 1 }, name: 'name_1' });
-    for (const [id, name] of [
+    const c = named([
       [1, 'b'],
       [2, 'a'],
       [3, 'c'],
       [4, 'a'],
-    ] as const)
-      c.insert({ _id: id, name });
-    const ids = (docs: Iterable<Document> | null) => [...(docs ?? [])].map((d) => d._id);
+    ]);
     // Ids of one key come in the order they were indexed, whichever the direction.
     const expectEverySkip = (ascending: number[], descending: number[]) => {
       for (const [direction, walk] of [
