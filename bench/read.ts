@@ -136,7 +136,7 @@ function randomPaths(paths: readonly string[]): () => string {
 async function compareLoads(
   servers: { app: string; bare: string },
   paths: readonly string[],
-): Promise<{ app: LoadResult; bare: LoadResult }> {
+): Promise<ComparedLoads> {
   const run = (origin: string, maxRequests: number, maxSeconds: number) =>
     runLoad({ origin, concurrency, nextPath: randomPaths(paths), maxRequests, maxSeconds });
   const runs: { app: LoadRun[]; bare: LoadRun[] } = { app: [], bare: [] };
@@ -146,7 +146,18 @@ async function compareLoads(
     for (const server of round % 2 === 0 ? (['app', 'bare'] as const) : (['bare', 'app'] as const))
       runs[server].push(await run(servers[server], Math.ceil(MAX_REQUESTS / ROUNDS), seconds / ROUNDS));
   }
-  return { app: combineLoads(runs.app), bare: combineLoads(runs.bare) };
+  return {
+    app: combineLoads(runs.app),
+    bare: combineLoads(runs.bare),
+    roundRatios: runs.app.map((run, round) => requestRate(run) / requestRate(runs.bare[round]!)),
+  };
+}
+
+/** Both servers' loads, and the app's rate over the bare server's in each round (how much the machine moved). */
+interface ComparedLoads {
+  app: LoadResult;
+  bare: LoadResult;
+  roundRatios: number[];
 }
 
 /**
@@ -166,7 +177,7 @@ async function streamFromApp(app: App, path: string): Promise<AppStream> {
   return { ...stream, before, peaks: await app.ask('memory-peaks') };
 }
 
-const requestRate = (load: LoadResult) => load.requests / load.seconds;
+const requestRate = (load: { requests: number; seconds: number }) => load.requests / load.seconds;
 const mbPerSecond = (transfer: { bytes: number; seconds: number }) => transfer.bytes / MB / transfer.seconds;
 const ratio = (value: number) => `${value.toFixed(2)}×`;
 const milliseconds = (value: number) => value.toFixed(1).padStart(8);
@@ -245,7 +256,7 @@ try {
       `   (${concurrency} connections)`,
   );
   const servers = { app: app.address, bare: bare.address };
-  const loads: Record<'record' | 'page', { app: LoadResult; bare: LoadResult }> = {
+  const loads: Record<'record' | 'page', ComparedLoads> = {
     record: await compareLoads(servers, recordPaths),
     page: await compareLoads(servers, pagePaths),
   };
@@ -265,7 +276,9 @@ try {
   console.log(
     `\napp / bare rate: GET /services/{id} ${ratio(recordRatio)}, list page ${ratio(pageRatio)}, ` +
       `ndjson ${ratio(mbPerSecond(plainStream) / mbPerSecond(plainBare))}, ` +
-      `ndjson full=true ${ratio(mbPerSecond(fullStream) / mbPerSecond(fullBare))}`,
+      `ndjson full=true ${ratio(mbPerSecond(fullStream) / mbPerSecond(fullBare))}; by round: ` +
+      `GET /services/{id} ${loads.record.roundRatios.map(ratio).join(' ')}, ` +
+      `list page ${loads.page.roundRatios.map(ratio).join(' ')}`,
   );
   const rssGrowth = appStreams.map((stream) => stream.peaks.rssBytes / stream.before.rssBytes);
   // Memory that grew with the data would show in the stream of full records, several times the bytes.
