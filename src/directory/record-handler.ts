@@ -14,7 +14,7 @@ import { BatchedLookup } from '../db/batched-lookup.ts';
  * services with `full_service=true`).
  */
 export function recordHandler(endpoint: Endpoint, { db }: QueryContext) {
-  const servedForms = new BatchedLookup(db.collection(endpoint.collection), SERVED_FORM);
+  const servedForms = new BatchedLookup(db, endpoint.collection, SERVED_FORM);
   return async (ctx: Context) => {
     const id = (ctx.params as { id: string }).id;
     const collection = db.collection(endpoint.collection);

@@ -1,13 +1,17 @@
-import { MongoClient, type Collection, type CommandStartedEvent } from 'mongodb';
+import { MongoClient, ReadConcern, type Collection, type CommandStartedEvent, type Db } from 'mongodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BatchedLookup } from '../../src/db/batched-lookup.ts';
 import { randomDatabaseName, startTestDatabase, type TestDatabase } from '../support/database.ts';
+import { openCursors } from '../support/open-cursors.ts';
 
 let testDatabase: TestDatabase;
 let client: MongoClient;
+let db: Db;
 let collection: Collection;
 /** The filters of the find commands sent, in order. */
 let finds: unknown[] = [];
+/** The find commands sent, whole. */
+let findCommands: Record<string, unknown>[] = [];
 
 const COUNT = 600;
 const idOf = (n: number) => `record-${n}`;
@@ -16,9 +20,12 @@ beforeAll(async () => {
   testDatabase = await startTestDatabase();
   client = await new MongoClient(testDatabase.uri, { monitorCommands: true }).connect();
   client.on('commandStarted', (event: CommandStartedEvent) => {
-    if (event.commandName === 'find') finds.push(event.command.filter);
+    if (event.commandName !== 'find') return;
+    finds.push(event.command.filter);
+    findCommands.push(event.command);
   });
-  collection = client.db(randomDatabaseName()).collection('records');
+  db = client.db(randomDatabaseName());
+  collection = db.collection('records');
   await collection.createIndex({ id: 1 }, { unique: true });
   await collection.insertMany(Array.from({ length: COUNT }, (_, n) => ({ id: idOf(n), n, secret: 'x' })));
 });
@@ -29,13 +36,14 @@ afterAll(async () => {
 });
 beforeEach(() => {
   finds = [];
+  findCommands = [];
 });
 
 const projection = { _id: 0, id: 1, n: 1 };
 
 describe('batched lookups by id', () => {
   it('answers lookups made together with one query, each with its own document or null', async () => {
-    const lookup = new BatchedLookup(collection, projection);
+    const lookup = new BatchedLookup(db, 'records', projection);
     const asked = [idOf(3), idOf(1), 'missing', idOf(3), idOf(7)];
     const found = await Promise.all(asked.map((id) => lookup.find(id)));
     expect(found).toEqual([
@@ -45,25 +53,58 @@ describe('batched lookups by id', () => {
       { id: idOf(3), n: 3 },
       { id: idOf(7), n: 7 },
     ]);
-    expect(finds).toEqual([{ id: { $in: [idOf(3), idOf(1), 'missing', idOf(7)] } }]);
+    // Read as the first batch of a find, the server closing the cursor; the id not in it is read again
+    // through a cursor (it could have been left out of a batch that reached 16 MiB).
+    expect(finds).toEqual([{ id: { $in: [idOf(3), idOf(1), 'missing', idOf(7)] } }, { id: 'missing' }]);
+    expect(findCommands[0]).toMatchObject({ batchSize: 4, singleBatch: true });
+  });
+
+  it('reads again the documents left out of a first batch that reached 16 MiB, leaving no cursor open', async () => {
+    // In the test database, where openCursors looks on a shared MongoDB.
+    const testDb = client.db(testDatabase.db.databaseName);
+    const large = testDb.collection('large');
+    await large.createIndex({ id: 1 }, { unique: true });
+    // Three documents of 6 MB: two fit in a reply of at most 16 MiB, the third does not.
+    const padding = 'x'.repeat(6_000_000);
+    await large.insertMany(['a', 'b', 'c'].map((id) => ({ id, padding })));
+    try {
+      const lookup = new BatchedLookup(testDb, 'large', { _id: 0, id: 1, padding: 1 });
+      const found = await Promise.all(['a', 'b', 'c'].map((id) => lookup.find(id)));
+      expect(found.map((document) => [document?.id, document?.padding.length])).toEqual([
+        ['a', 6_000_000],
+        ['b', 6_000_000],
+        ['c', 6_000_000],
+      ]);
+      expect(finds).toEqual([{ id: { $in: ['a', 'b', 'c'] } }, { id: 'c' }]);
+      expect(await openCursors(testDatabase, 'large')).toBe(0);
+    } finally {
+      await large.drop();
+    }
+  });
+
+  it('reads with the collection’s read concern', async () => {
+    const majority = client.db(db.databaseName, { readConcern: new ReadConcern('majority') });
+    const lookup = new BatchedLookup(majority, 'records', projection);
+    expect(await lookup.find(idOf(8))).toEqual({ id: idOf(8), n: 8 });
+    expect(findCommands[0]).toMatchObject({ readConcern: { level: 'majority' } });
   });
 
   it('reads a lookup alone by plain equality, and lookups made after an answer in a query of their own', async () => {
-    const lookup = new BatchedLookup(collection, projection);
+    const lookup = new BatchedLookup(db, 'records', projection);
     expect(await lookup.find(idOf(5))).toEqual({ id: idOf(5), n: 5 });
     expect(await lookup.find(idOf(6))).toEqual({ id: idOf(6), n: 6 });
     expect(finds).toEqual([{ id: idOf(5) }, { id: idOf(6) }]);
   });
 
   it('splits many lookups over several bounded queries', async () => {
-    const lookup = new BatchedLookup(collection, projection);
+    const lookup = new BatchedLookup(db, 'records', projection);
     const found = await Promise.all(Array.from({ length: COUNT }, (_, n) => lookup.find(idOf(n))));
     expect(found.map((document) => document?.n)).toEqual(Array.from({ length: COUNT }, (_, n) => n));
     expect(finds).toHaveLength(3);
   });
 
   it('fails every lookup of a query that fails', async () => {
-    const lookup = new BatchedLookup(collection, { _id: 0, id: 1, n: 1, secret: 0 });
+    const lookup = new BatchedLookup(db, 'records', { _id: 0, id: 1, n: 1, secret: 0 });
     const failed = await Promise.allSettled([lookup.find(idOf(1)), lookup.find(idOf(2))]);
     expect(failed.map((result) => result.status)).toEqual(['rejected', 'rejected']);
   });
