@@ -1,7 +1,8 @@
 /**
  * The processes a bench forks (a stand-in, the app, a bare server), each apart so that its memory peaks
  * and CPU profile are its own. The protocol over the IPC channel: the child sends its address once
- * listening, answers each request in turn, and on 'stop' closes, sends its memory peaks and exits.
+ * listening, answers each request (and 'cpu', with its CPU time so far) in turn, and on 'stop' closes,
+ * sends its memory peaks and exits.
  */
 import { fork } from 'node:child_process';
 import { basename } from 'node:path';
@@ -9,13 +10,19 @@ import { fileURLToPath } from 'node:url';
 import { sampleMemoryPeaks, type MemoryPeaks } from './memory-peaks.ts';
 
 type ChildMessage<Reply> =
-  { address: string } | { reply: Reply } | { failed: string } | { peaks: MemoryPeaks };
-type ParentMessage<Request> = { request: Request } | 'stop';
+  | { address: string }
+  | { reply: Reply }
+  | { failed: string }
+  | { peaks: MemoryPeaks }
+  | { cpu: NodeJS.CpuUsage };
+type ParentMessage<Request> = { request: Request } | 'cpu' | 'stop';
 
 export interface ForkedChild<Request, Reply> {
   /** What the child serves on: a URL or a MongoDB URI. */
   address: string;
   ask(request: Request): Promise<Reply>;
+  /** The child's CPU time so far (user and system, in µs, as `process.cpuUsage()`). */
+  cpuUsage(): Promise<NodeJS.CpuUsage>;
   /** Stops the child and gives its memory peaks over its whole life. */
   stop(): Promise<MemoryPeaks>;
 }
@@ -61,6 +68,11 @@ export async function forkChild<Request = never, Reply = never>(
       if (!('reply' in answer)) throw unexpected(answer, 'in answer to a request');
       return answer.reply;
     },
+    async cpuUsage() {
+      const answer = await exchange('cpu');
+      if (!('cpu' in answer)) throw unexpected(answer, 'in answer to cpu');
+      return answer.cpu;
+    },
     async stop() {
       const answer = await exchange('stop');
       await exited;
@@ -94,6 +106,10 @@ export function childOfBench(): ChildOfBench {
       let stopping = false;
       process.on('message', async (received) => {
         const message = received as ParentMessage<Request>;
+        if (message === 'cpu') {
+          send({ cpu: process.cpuUsage() } satisfies ChildMessage<never>);
+          return;
+        }
         if (message === 'stop') {
           stopping = true;
           await close();

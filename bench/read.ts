@@ -24,6 +24,7 @@
  * fails only when something errors. Profile with `node --cpu-prof --import tsx bench/read.ts`: each
  * process (bench, app, bare server, stand-in) writes its own profile.
  */
+import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { Random } from '../scripts/generator/random.ts';
 import { documentCollection } from '../src/db/collections.ts';
@@ -134,30 +135,68 @@ function randomPaths(paths: readonly string[]): () => string {
  * collection in the stand-in) then weighs on both alike, rather than on whichever ran while it lasted.
  */
 async function compareLoads(
-  servers: { app: string; bare: string },
+  servers: Record<'app' | 'bare', { address: string } & CpuMeter>,
+  standin: CpuMeter,
   paths: readonly string[],
 ): Promise<ComparedLoads> {
   const run = (origin: string, maxRequests: number, maxSeconds: number) =>
     runLoad({ origin, concurrency, nextPath: randomPaths(paths), maxRequests, maxSeconds });
   const runs: { app: LoadRun[]; bare: LoadRun[] } = { app: [], bare: [] };
-  for (const server of ['app', 'bare'] as const) await run(servers[server], WARMUP_REQUESTS, WARMUP_SECONDS);
+  const cpu = { app: emptyCpuSplit(), bare: emptyCpuSplit() };
+  for (const server of ['app', 'bare'] as const)
+    await run(servers[server].address, WARMUP_REQUESTS, WARMUP_SECONDS);
   for (let round = 0; round < ROUNDS; round++) {
     // Each first in turn: neither always runs just after the other.
-    for (const server of round % 2 === 0 ? (['app', 'bare'] as const) : (['bare', 'app'] as const))
-      runs[server].push(await run(servers[server], Math.ceil(MAX_REQUESTS / ROUNDS), seconds / ROUNDS));
+    for (const server of round % 2 === 0 ? (['app', 'bare'] as const) : (['bare', 'app'] as const)) {
+      const meters = {
+        server: servers[server],
+        standin,
+        client: { cpuUsage: async () => process.cpuUsage() },
+      };
+      const before = await cpuTimes(meters);
+      runs[server].push(
+        await run(servers[server].address, Math.ceil(MAX_REQUESTS / ROUNDS), seconds / ROUNDS),
+      );
+      const after = await cpuTimes(meters);
+      for (const part of CPU_PARTS) cpu[server][part] += after[part] - before[part];
+    }
   }
+  const perRequest = (server: 'app' | 'bare') => {
+    const requests = runs[server].reduce((sum, load) => sum + load.requests, 0);
+    return Object.fromEntries(CPU_PARTS.map((part) => [part, cpu[server][part] / requests])) as CpuSplit;
+  };
   return {
     app: combineLoads(runs.app),
     bare: combineLoads(runs.bare),
-    roundRatios: runs.app.map((run, round) => requestRate(run) / requestRate(runs.bare[round]!)),
+    roundRatios: runs.app.map((load, round) => requestRate(load) / requestRate(runs.bare[round]!)),
+    cpuPerRequest: { app: perRequest('app'), bare: perRequest('bare') },
   };
 }
 
-/** Both servers' loads, and the app's rate over the bare server's in each round (how much the machine moved). */
+/** Both servers' loads, the app's rate over the bare server's in each round (how much the machine moved), and where the CPU went. */
 interface ComparedLoads {
   app: LoadResult;
   bare: LoadResult;
   roundRatios: number[];
+  /** µs of CPU per request answered: the server measured, the stand-in, and this process (the load client). */
+  cpuPerRequest: Record<'app' | 'bare', CpuSplit>;
+}
+
+interface CpuMeter {
+  cpuUsage(): Promise<NodeJS.CpuUsage>;
+}
+const CPU_PARTS = ['server', 'standin', 'client'] as const;
+type CpuSplit = Record<(typeof CPU_PARTS)[number], number>;
+const emptyCpuSplit = (): CpuSplit => ({ server: 0, standin: 0, client: 0 });
+
+/** The CPU time (user and system, µs) each process has used so far. */
+async function cpuTimes(meters: Record<keyof CpuSplit, CpuMeter>): Promise<CpuSplit> {
+  const split = emptyCpuSplit();
+  for (const part of CPU_PARTS) {
+    const { user, system } = await meters[part].cpuUsage();
+    split[part] = user + system;
+  }
+  return split;
 }
 
 /**
@@ -255,10 +294,10 @@ try {
       `${'rate'.padStart(10)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'MB/s'.padStart(8)}` +
       `   (${concurrency} connections)`,
   );
-  const servers = { app: app.address, bare: bare.address };
+  const servers = { app, bare };
   const loads: Record<'record' | 'page', ComparedLoads> = {
-    record: await compareLoads(servers, recordPaths),
-    page: await compareLoads(servers, pagePaths),
+    record: await compareLoads(servers, standin, recordPaths),
+    page: await compareLoads(servers, standin, pagePaths),
   };
   const labels = {
     record: `/services/{id} of ${integer(ids.length)}`,
@@ -279,6 +318,13 @@ try {
       `ndjson full=true ${ratio(mbPerSecond(fullStream) / mbPerSecond(fullBare))}; by round: ` +
       `GET /services/{id} ${loads.record.roundRatios.map(ratio).join(' ')}, ` +
       `list page ${loads.page.roundRatios.map(ratio).join(' ')}`,
+  );
+  const { app: appCpu, bare: bareCpu } = loads.record.cpuPerRequest;
+  const us = (value: number) => `${Math.round(value)} µs`;
+  console.log(
+    `CPU per GET /services/{id}: app ${us(appCpu.server)}, its stand-in ${us(appCpu.standin)}, load client ` +
+      `${us(appCpu.client)}; bare server ${us(bareCpu.server)}, load client ${us(bareCpu.client)} ` +
+      `(on ${os.availableParallelism()} cores)`,
   );
   const rssGrowth = appStreams.map((stream) => stream.peaks.rssBytes / stream.before.rssBytes);
   // Memory that grew with the data would show in the stream of full records, several times the bytes.

@@ -18,6 +18,8 @@ const BENCH_DB_NAME = 'bench';
 
 export interface StandinProcess {
   uri: string;
+  /** The stand-in process's CPU time so far. */
+  cpuUsage(): Promise<NodeJS.CpuUsage>;
   /** Closes the stand-in, removes its data unless kept, and gives the stand-in process's memory peaks. */
   stop(): Promise<MemoryPeaks>;
 }
@@ -38,6 +40,7 @@ export async function startStandinProcess(keptDataDir?: string): Promise<Standin
     );
     return {
       uri: child.address,
+      cpuUsage: () => child.cpuUsage(),
       async stop() {
         try {
           return await child.stop();
