@@ -1,5 +1,4 @@
-import { MongoNetworkError, type Collection, type Db, type Document } from 'mongodb';
-import { isDatabaseUnavailable } from './unavailable.ts';
+import { MongoNetworkError, MongoServerError, type Collection, type Db, type Document } from 'mongodb';
 
 /** Ids looked up in one query at most; more waiting at once are split over several queries. */
 const MAX_IDS_PER_QUERY = 256;
@@ -51,12 +50,17 @@ export class BatchedLookup {
     try {
       const ids = [...waiting.keys()];
       const found = new Map<unknown, Document>();
-      for (const document of await this.firstBatch(ids)) found.set(document.id, document);
-      // One document always fits in a first batch; of several, those past 16 MiB are left out of it. The
-      // ids not found are read again through a cursor, which follows every batch: none, unless absent.
-      const missing = ids.length > 1 ? ids.filter((id) => !found.has(id)) : [];
+      const batch = await this.firstBatch(ids);
+      for (const document of batch) found.set(document.id, document);
+      // A first batch holds at least one document, and of several, those that fit in 16 MiB: when some
+      // were found and some not, the rest are read through a cursor, which follows every batch. (An id that
+      // matches nothing, beside ones that do, costs that second query.)
+      const missing = batch.length > 0 ? ids.filter((id) => !found.has(id)) : [];
       if (missing.length > 0)
-        for (const document of await this.cursorRead(missing)) found.set(document.id, document);
+        for (const document of await this.collection
+          .find(filterOf(missing), { projection: this.projection })
+          .toArray())
+          found.set(document.id, document);
       for (const [id, waiters] of waiting)
         for (const waiter of waiters) waiter.resolve(found.get(id) ?? null);
     } catch (error) {
@@ -67,34 +71,55 @@ export class BatchedLookup {
   /**
    * The first batch of the query, as the `find` command gives it, with the server closing its cursor
    * (`singleBatch`): the driver's cursor machinery cost about a tenth of the app's CPU per record served.
-   * The collection's read preference and read concern apply as they would to a cursor. A failure is read
-   * again through a cursor, which retries reads as the driver does (a command is not retried), except when
-   * no server can be reached: the cursor would only wait as long again.
+   * The collection's read preference, read concern and BSON options apply as they would to a cursor, and a
+   * failure the driver would retry a read on is tried once more (it does not retry commands).
    */
   private async firstBatch(ids: string[]): Promise<Document[]> {
-    const { readConcern, readPreference } = this.collection;
+    const { readConcern, readPreference, bsonOptions } = this.collection;
+    const command = {
+      find: this.collection.collectionName,
+      filter: filterOf(ids),
+      projection: this.projection,
+      batchSize: ids.length,
+      singleBatch: true,
+      ...(readConcern ? { readConcern: readConcern.toJSON() } : {}),
+    };
+    const run = async () =>
+      (
+        (await this.db.command(command, { ...bsonOptions, readPreference })).cursor as {
+          firstBatch: Document[];
+        }
+      ).firstBatch;
     try {
-      const reply = await this.db.command(
-        {
-          find: this.collection.collectionName,
-          filter: filterOf(ids),
-          projection: this.projection,
-          batchSize: ids.length,
-          singleBatch: true,
-          ...(readConcern ? { readConcern: readConcern.toJSON() } : {}),
-        },
-        { readPreference },
-      );
-      return (reply.cursor as { firstBatch: Document[] }).firstBatch;
+      return await run();
     } catch (error) {
-      if (isDatabaseUnavailable(error) && !(error instanceof MongoNetworkError)) throw error;
-      return this.cursorRead(ids);
+      if (this.db.client.options.retryReads === false || !isRetryableRead(error)) throw error;
+      return await run();
     }
   }
-
-  private cursorRead(ids: string[]): Promise<Document[]> {
-    return this.collection.find(filterOf(ids), { projection: this.projection }).toArray();
-  }
 }
+
+/** The errors the driver retries a read on once: network errors and these server error codes. */
+const RETRYABLE_READ_CODES = new Set([
+  6, // HostUnreachable
+  7, // HostNotFound
+  89, // NetworkTimeout
+  91, // ShutdownInProgress
+  134, // ReadConcernMajorityNotAvailableYet
+  189, // PrimarySteppedDown
+  262, // ExceededTimeLimit
+  9001, // SocketException
+  10107, // NotWritablePrimary
+  11600, // InterruptedAtShutdown
+  11602, // InterruptedDueToReplStateChange
+  13435, // NotPrimaryNoSecondaryOk
+  13436, // NotPrimaryOrSecondary
+]);
+
+const isRetryableRead = (error: unknown) =>
+  error instanceof MongoNetworkError ||
+  (error instanceof MongoServerError &&
+    typeof error.code === 'number' &&
+    RETRYABLE_READ_CODES.has(error.code));
 
 const filterOf = (ids: string[]) => (ids.length === 1 ? { id: ids[0] } : { id: { $in: ids } });

@@ -1,4 +1,4 @@
-import { MongoClient, ReadConcern, type Collection, type CommandStartedEvent, type Db } from 'mongodb';
+import { Int32, MongoClient, ReadConcern, type Collection, type CommandStartedEvent, type Db } from 'mongodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BatchedLookup } from '../../src/db/batched-lookup.ts';
 import { randomDatabaseName, startTestDatabase, type TestDatabase } from '../support/database.ts';
@@ -107,5 +107,21 @@ describe('batched lookups by id', () => {
     const lookup = new BatchedLookup(db, 'records', { _id: 0, id: 1, n: 1, secret: 0 });
     const failed = await Promise.allSettled([lookup.find(idOf(1)), lookup.find(idOf(2))]);
     expect(failed.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    // A bad query is not one the driver would retry: sent once.
+    expect(finds).toHaveLength(1);
+  });
+
+  it('asks once when none of the ids exists (an empty first batch was not cut short)', async () => {
+    const lookup = new BatchedLookup(db, 'records', projection);
+    expect(await Promise.all(['none-1', 'none-2'].map((id) => lookup.find(id)))).toEqual([null, null]);
+    expect(finds).toEqual([{ id: { $in: ['none-1', 'none-2'] } }]);
+  });
+
+  it('decodes with the BSON options of the collection, as a cursor would', async () => {
+    const unpromoted = client.db(db.databaseName, { promoteValues: false });
+    const lookup = new BatchedLookup(unpromoted, 'records', projection);
+    const found = await lookup.find(idOf(9));
+    expect(found?.n).toBeInstanceOf(Int32);
+    expect(found).toEqual(await unpromoted.collection('records').findOne({ id: idOf(9) }, { projection }));
   });
 });
