@@ -52,13 +52,24 @@ export class Database {
     this.logger.debug('indexes ensured');
   }
 
-  /** True when the database answers a ping within `timeoutMs`. */
+  /**
+   * True when the database answers a ping within `timeoutMs`. Timed here: this driver ignores `timeoutMS`,
+   * and a database that is down would otherwise keep the answer waiting for the whole server selection
+   * timeout (HSDS_DB_TIMEOUT_MS, up to two minutes). A late ping ends by itself.
+   */
   async ping(timeoutMs: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
     try {
-      await this.db.command({ ping: 1 }, { timeoutMS: timeoutMs });
-      return true;
-    } catch {
-      return false;
+      return await Promise.race([
+        this.db.command({ ping: 1 }).then(
+          () => true,
+          () => false,
+        ),
+        late,
+      ]);
+    } finally {
+      clearTimeout(timer);
     }
   }
 

@@ -58,6 +58,27 @@ describe.skipIf(Boolean(process.env.MONGODB_URI))('readiness while the database 
     }
   });
 
+  it('answers within its 2 s ping bound while no server can be selected, whatever HSDS_DB_TIMEOUT_MS', async () => {
+    // A replica set none of whose members answers: the driver waits the whole server selection timeout.
+    const uri = `mongodb://127.0.0.1:${await freePort()}/?replicaSet=rs0`;
+    const logger = createLogger('silent');
+    const database = new Database({ uri, dbName: 'ready', timeoutMs: 20_000, logger });
+    const server = createServer(buildApp({ config: loadConfig({}), database, logger }).callback());
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const readyz = `http://127.0.0.1:${(server.address() as { port: number }).port}/readyz`;
+    try {
+      const started = performance.now();
+      const down = await fetch(readyz);
+      expect(down.status).toBe(503);
+      expect(await down.json()).toMatchObject({ database: 'down' });
+      expect(performance.now() - started).toBeLessThan(10_000);
+    } finally {
+      server.close();
+      await database.close();
+    }
+  }, 60_000);
+
   it('serves once a database that was down when it started comes up', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'hsds-ready-'));
     const port = await freePort();
