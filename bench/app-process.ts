@@ -28,7 +28,9 @@ const config = loadConfig({});
 const logger = createLogger(config.logLevel, { write: () => {} });
 const database = benchDatabase(uri);
 await database.ensureIndexes();
-const server = createHttpServer(buildApp({ config, database, logger }), logger);
+const server = createHttpServer(buildApp({ config, database, logger }), logger, {
+  requestTimeoutMs: config.requestTimeoutMs,
+});
 server.listen(0, '127.0.0.1');
 await once(server, 'listening');
 const { port } = server.address() as { port: number };

@@ -33,7 +33,11 @@ const HEADERS_TIMEOUT_MS = 60_000;
  * answer it with a bare status line: it gets a problem details body like every other error instead, and a
  * log line (it has no request id: none was read).
  */
-export function createHttpServer(app: Koa, logger: Logger, { requestTimeoutMs = 300_000 } = {}): Server {
+export function createHttpServer(
+  app: Koa,
+  logger: Logger,
+  { requestTimeoutMs }: { requestTimeoutMs: number },
+): Server {
   const server = createServer(
     {
       requestTimeout: requestTimeoutMs,

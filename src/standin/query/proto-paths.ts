@@ -22,8 +22,11 @@ export function refuseProtoKeys(spec: unknown): void {
     }
 }
 
-/** Update operators that mingo applies correctly to a field named like an `Object.prototype` member. */
-const MEMBER_SAFE_OPERATORS = new Set(['$set', '$unset']);
+/**
+ * Update operators that mingo applies correctly to a field named like an `Object.prototype` member
+ * (`$setOnInsert` is applied as a `$set`).
+ */
+const MEMBER_SAFE_OPERATORS = new Set(['$set', '$setOnInsert', '$unset']);
 
 /**
  * Refuses an update of a field named like a member of every JavaScript object (`constructor`, `toString`,

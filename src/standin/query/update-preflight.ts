@@ -14,10 +14,7 @@ export function prepareModifier(doc: Document, update: Document, inserting: bool
   const { $setOnInsert, ...modifier } = update;
   if (inserting && isPlainObject($setOnInsert)) modifier.$set = { ...(modifier.$set ?? {}), ...$setOnInsert };
   for (const [operator, fields] of Object.entries(modifier))
-    for (const path of Object.keys(fields as Document)) {
-      refuseObjectMemberPath(operator, path);
-      checkOperand(doc, operator, path);
-    }
+    for (const path of Object.keys(fields as Document)) checkOperand(doc, operator, path);
   return isPlainObject(modifier.$addToSet) ? addToSetAsPush(doc, modifier) : modifier;
 }
 
@@ -29,6 +26,7 @@ export function checkModifier(update: Document): void {
   refuseProtoKeys(update);
   assertNoConflicts(update);
   for (const [operator, fields] of Object.entries(update)) {
+    if (isPlainObject(fields)) for (const path of Object.keys(fields)) refuseObjectMemberPath(operator, path);
     const verb = ARITHMETIC[operator];
     if (!verb || !isPlainObject(fields)) continue;
     for (const [path, operand] of Object.entries(fields))
