@@ -1,8 +1,10 @@
 /**
  * The baseline of bench/read.ts: a bare node:http server, in a process of its own like the app, that
- * answers each path with the bytes the app sent for it. Told to prime, it fetches those bytes from the app
- * (every path the bench will ask for) and then serves them from memory, with their content type; any other
- * path is a 404.
+ * answers each path with the bytes the app sent for it. Told to prime, it fetches those responses from the
+ * app (every path the bench will ask for) and then serves them from memory, body and headers (all but
+ * those of the connection and the framing, which it sets itself, with a `Content-Length`): its load client
+ * then reads the same responses as the app's and costs as much per request, so that the two rates differ
+ * by the servers alone. Any other path is a 404.
  */
 import { once } from 'node:events';
 import { createServer } from 'node:http';
@@ -28,7 +30,7 @@ const server = createServer((request, response) => {
     response.writeHead(404).end();
     return;
   }
-  response.writeHead(200, { 'Content-Type': known.contentType, 'Content-Length': known.body.length });
+  response.writeHead(200, [...known.headers, 'Content-Length', String(known.body.length)]);
   response.end(known.body);
 });
 server.listen(0, '127.0.0.1');

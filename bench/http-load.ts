@@ -12,9 +12,22 @@ import { Agent, request } from 'node:http';
 const IDLE_TIMEOUT_MS = 120_000;
 
 export interface FetchedResponse {
-  contentType: string;
+  /**
+   * The response's headers as sent (names and values in one flat list, as `rawHeaders`), but for those a
+   * server sets per connection or per message (`Date`, `Connection`, `Keep-Alive`, framing).
+   */
+  headers: string[];
   body: Buffer;
 }
+
+/** Headers that belong to one connection or one message's framing rather than to the response. */
+const PER_MESSAGE_HEADERS = new Set([
+  'date',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+]);
 
 export interface LoadOptions {
   origin: string;
@@ -48,7 +61,7 @@ export interface StreamResult {
 }
 
 /** GETs `url`, handing the body's chunks to `onChunk`; fails unless the status is 200. */
-function get(url: URL, agent: Agent | false, onChunk: (chunk: Buffer) => void): Promise<string> {
+function get(url: URL, agent: Agent | false, onChunk: (chunk: Buffer) => void): Promise<string[]> {
   return new Promise((resolve, reject) => {
     const sent = request(url, { agent, timeout: IDLE_TIMEOUT_MS }, (response) => {
       if (response.statusCode !== 200) {
@@ -57,7 +70,7 @@ function get(url: URL, agent: Agent | false, onChunk: (chunk: Buffer) => void): 
         return;
       }
       response.on('data', onChunk);
-      response.once('end', () => resolve(response.headers['content-type'] ?? 'application/octet-stream'));
+      response.once('end', () => resolve(response.rawHeaders));
       response.once('error', reject);
     });
     sent.once('timeout', () =>
@@ -81,8 +94,12 @@ export async function fetchAll(
     while (next < paths.length) {
       const path = paths[next++]!;
       const chunks: Buffer[] = [];
-      const contentType = await get(new URL(path, origin), agent, (chunk) => chunks.push(chunk));
-      fetched.set(path, { contentType, body: Buffer.concat(chunks) });
+      const rawHeaders = await get(new URL(path, origin), agent, (chunk) => chunks.push(chunk));
+      const headers: string[] = [];
+      for (let i = 0; i < rawHeaders.length; i += 2)
+        if (!PER_MESSAGE_HEADERS.has(rawHeaders[i]!.toLowerCase()))
+          headers.push(rawHeaders[i]!, rawHeaders[i + 1]!);
+      fetched.set(path, { headers, body: Buffer.concat(chunks) });
     }
   };
   try {

@@ -1,8 +1,8 @@
 /**
  * `npm run bench [-- --count N] [-- --seed S] [-- --data-dir DIR] [-- --seconds T] [-- --concurrency C]`:
  * the read endpoints of the real app (`buildApp`, in a process of its own over a stand-in in another),
- * each against a bare node:http server (also in a process of its own) sending the very bytes the app sent
- * for the same paths, from memory, in the same run:
+ * each against a bare node:http server (also in a process of its own) sending the very responses the app
+ * sent for the same paths (body and headers, but `Date` and the connection's), from memory, in the same run:
  *
  *   - `GET /services/{id}` of random ids, and list pages `GET /services?per_page=50&page=N` of random N:
  *     requests per second and p50/p99 latency with C (default 16) keep-alive connections, after a short
