@@ -50,7 +50,8 @@ export const listParametersSchema = (fields: ListFields) =>
 
 /**
  * The list parameters of spec part 4.5, from a query string: `query` (text in any searched field),
- * `queries` (comma-separated `field:value` pairs, each an exact match on a filterable field), `page`,
+ * `queries` (comma-separated `field:value` pairs, each an exact match on a filterable field; `\,` is a
+ * comma in a value), `page`,
  * `per_page`, `sortby` and `order`. Every condition must hold. Other parameters are ignored; a known one
  * given twice or malformed is a 400 that names it (never quoting the value).
  */
@@ -97,9 +98,30 @@ export function parseListParameters(fields: ListFields, query: ParsedUrlQuery): 
   };
 }
 
+/**
+ * The pairs of `queries`, split at each comma but those escaped: `\,` stands for a comma in a value (a
+ * name such as "Lovelace, Ada") and `\\` for a backslash; any other backslash is itself.
+ */
+function splitUnescaped(text: string): string[] {
+  const parts: string[] = [];
+  let part = '';
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    const next = text[i + 1];
+    if (char === '\\' && (next === ',' || next === '\\')) {
+      part += next;
+      i++;
+    } else if (char === ',') {
+      parts.push(part);
+      part = '';
+    } else part += char;
+  }
+  parts.push(part);
+  return parts;
+}
+
 const splitQueries = (queries: string) =>
-  queries
-    .split(',')
+  splitUnescaped(queries)
     .map((pair) => pair.trim())
     .filter((pair) => pair !== '')
     .map((pair) => {

@@ -8,7 +8,8 @@ const names = (fields: readonly string[]) => fields.map((field) => `\`${field}\`
 const descriptions: Record<ListParameterName, (fields: ListFields) => string> = {
   query: (fields) => `Text found case-insensitively, and literally, in ${names(fields.searched)}.`,
   queries: (fields) =>
-    `Comma-separated \`field:value\` pairs, each an exact match on one of ${names(fields.filterable)}.`,
+    `Comma-separated \`field:value\` pairs, each an exact match on one of ${names(fields.filterable)}. ` +
+    'A comma in a value is written `\\,`, and a backslash before a comma or another backslash `\\\\`.',
   page: () => 'Page number, from 1.',
   per_page: () => `Items on a page, at most ${MAX_PER_PAGE}.`,
   sortby: (fields) => `The field to sort by: ${names(fields.sortable)}; ties are ordered by \`id\`.`,

@@ -90,6 +90,38 @@ describe('management lists', () => {
     expect(entries.body.contents.map((entry: { path: string }) => entry.path)).toEqual(['/import', '/meta/']);
   });
 
+  it('take `\\,` in a `queries` value as a comma and `\\\\` as a backslash', async () => {
+    const created = await Promise.all(
+      [
+        { login: 'comma', name: 'Lovelace, Ada' },
+        { login: 'slash', name: 'C:\\dir\\, x' }, // C:\dir\, x
+      ].map(async (user) => {
+        const { body } = await app.admin('POST', `${PREFIX}/users`, {
+          ...user,
+          email: '',
+          code: `${user.login}-code-01234`,
+        });
+        return body.id as string;
+      }),
+    );
+    try {
+      expect((await list('/users', { queries: 'name:Lovelace\\, Ada' })).logins).toEqual(['comma']);
+      expect((await list('/users', { queries: 'login:comma, name:Lovelace\\, Ada' })).logins).toEqual([
+        'comma',
+      ]);
+      // Unescaped, the comma separates pairs: "Ada" is no field:value pair.
+      expect((await list('/users', { queries: 'name:Lovelace, Ada' })).status).toBe(400);
+      // C:\dir\\\, x: the first backslash is itself, then an escaped backslash and an escaped comma.
+      expect((await list('/users', { queries: 'name:C:\\dir\\\\\\, x,login:slash' })).logins).toEqual([
+        'slash',
+      ]);
+      // An escaped backslash before a comma leaves the comma separating: name "C:\dir\", then " x".
+      expect((await list('/users', { queries: 'name:C:\\dir\\\\, x' })).status).toBe(400);
+    } finally {
+      for (const id of created) await app.admin('DELETE', `${PREFIX}/users/${id}`);
+    }
+  });
+
   it('search access entries’ name, path and verb for `query`', async () => {
     const found = await list('/services', { query: 'meta' });
     expect(found.body.total_items).toBe(2);
