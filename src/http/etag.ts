@@ -9,9 +9,10 @@ declare module 'koa' {
 }
 
 /**
- * Serializes JSON bodies once (unless the handler sends JSON serialized at import, with its tag), gives
- * every 200 a strong ETag (a digest of the exact bytes) and the configured Cache-Control, and answers a matching If-None-Match with 304. Streamed bodies (NDJSON) are
- * left alone: their bytes are not known before they are sent.
+ * Serializes object bodies as JSON once (unless the handler sends JSON serialized at import, with its tag;
+ * text and bytes are sent as they are, in the type the handler gave them), gives every 200 a strong ETag
+ * (a digest of the exact bytes) and the configured Cache-Control, and answers a matching If-None-Match
+ * with 304. Streamed bodies (NDJSON) are left alone: their bytes are not known before they are sent.
  */
 export function etag(cacheControl: string): Middleware {
   return async (ctx, next) => {
@@ -19,12 +20,14 @@ export function etag(cacheControl: string): Middleware {
     if (ctx.status !== 200) return;
     let tag = ctx.state.entityTag;
     if (tag === undefined) {
-      if (!isJsonValue(ctx.body)) return;
-      const bytes = Buffer.from(JSON.stringify(ctx.body));
-      ctx.body = bytes;
-      tag = entityTag(bytes);
+      if (typeof ctx.body === 'string' || Buffer.isBuffer(ctx.body)) tag = entityTag(ctx.body);
+      else if (isJsonValue(ctx.body)) {
+        const bytes = Buffer.from(JSON.stringify(ctx.body));
+        ctx.body = bytes;
+        ctx.type = 'application/json';
+        tag = entityTag(bytes);
+      } else return;
     }
-    ctx.type = 'application/json';
     ctx.set('ETag', tag);
     ctx.set('Cache-Control', cacheControl);
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return;

@@ -1,10 +1,16 @@
-import { responseRef } from './responses.ts';
+import { cachingHeaders, responseRef } from './responses.ts';
 
 const tags = ['documentation'];
 
 const ok = (description: string, mediaType: string) => ({
   description,
   content: { [mediaType]: { schema: { type: 'string' } } },
+});
+
+/** The document and the profile are tagged and cached as the directory's answers are. */
+const cached = (response: object) => ({
+  '200': { ...response, headers: cachingHeaders },
+  '304': responseRef('NotModified'),
 });
 
 /** The paths that describe the API: this document, the profile and the interactive reference. */
@@ -15,12 +21,10 @@ export function documentationPaths() {
         tags,
         operationId: 'getOpenApiDocument',
         summary: 'This OpenAPI 3.1 document',
-        responses: {
-          '200': {
-            description: 'The OpenAPI 3.1 document, generated from the schemas the server validates with.',
-            content: { 'application/json': { schema: { type: 'object' } } },
-          },
-        },
+        responses: cached({
+          description: 'The OpenAPI 3.1 document, generated from the schemas the server validates with.',
+          content: { 'application/json': { schema: { type: 'object' } } },
+        }),
       },
     },
     '/profile': {
@@ -28,7 +32,7 @@ export function documentationPaths() {
         tags,
         operationId: 'getProfile',
         summary: 'The HSDS profile of this server: its decisions where the specification leaves a choice',
-        responses: { '200': ok('The profile, in Markdown.', 'text/markdown') },
+        responses: cached(ok('The profile, in Markdown.', 'text/markdown')),
       },
     },
     '/docs': {

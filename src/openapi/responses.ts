@@ -6,14 +6,14 @@ export const headerComponents = {
   ETag: {
     description:
       'Strong validator of the body (a compressed body\'s names its coding, e.g. `"….gzip"`); send it ' +
-      'back in If-None-Match to get a 304 while the content is unchanged. On JSON answers only: streams ' +
-      '(NDJSON, `minimal`) carry none.',
+      'back in If-None-Match to get a 304 while the content is unchanged. Streams (NDJSON, `minimal`) ' +
+      'carry none.',
     schema: { type: 'string' },
   },
   'Cache-Control': {
     description:
-      'How long the response may be cached (HSDS_CACHE_CONTROL, default public, max-age=60). On JSON ' +
-      'answers only: streams (NDJSON, `minimal`) carry none.',
+      'How long the response may be cached (HSDS_CACHE_CONTROL, default public, max-age=60). Streams ' +
+      '(NDJSON, `minimal`) carry none.',
     schema: { type: 'string' },
   },
   'Last-Modified': {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import Router from '@koa/router';
+import { etag } from '../http/etag.ts';
 import { publicBaseUrl } from '../http/public-url.ts';
 import { docsRoutes } from './docs-routes.ts';
 import type { Config } from '../config.ts';
@@ -12,14 +13,16 @@ const profileMarkdown = readFileSync(new URL('../../docs/profile.md', import.met
 export function openApiRoutes({
   publicUrl,
   managementPrefix,
-}: Pick<Config, 'publicUrl' | 'managementPrefix'>): Router {
+  cacheControl,
+}: Pick<Config, 'publicUrl' | 'managementPrefix' | 'cacheControl'>): Router {
   const router = new Router();
   const openApiJson = servedDocument(managementPrefix);
-  router.get('/openapi.json', (ctx) => {
+  const cached = etag(cacheControl);
+  router.get('/openapi.json', cached, (ctx) => {
     ctx.type = 'application/json';
     ctx.body = openApiJson(publicBaseUrl(ctx, publicUrl));
   });
-  router.get('/profile', (ctx) => {
+  router.get('/profile', cached, (ctx) => {
     ctx.type = 'text/markdown; charset=utf-8';
     ctx.body = profileMarkdown;
   });

@@ -19,6 +19,25 @@ describe('GET /openapi.json', () => {
   });
 });
 
+describe.each([
+  ['/openapi.json', /^application\/json/],
+  ['/profile', /^text\/markdown; charset=utf-8$/],
+])('GET %s', (path, type) => {
+  it('carries a strong ETag of its bytes and Cache-Control, and answers If-None-Match with 304', async () => {
+    const response = await get(path);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(type);
+    const tag = response.headers.get('etag');
+    expect(tag).toMatch(/^"[^"]+"$/);
+    expect(response.headers.get('cache-control')).toBe('public, max-age=60');
+    const body = await response.text();
+    expect(body.startsWith('"')).toBe(false); // the document or the page, not a JSON string of it
+    const again = await fetch(`${app.url}${path}`, { headers: { 'If-None-Match': tag! } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('etag')).toBe(tag);
+  });
+});
+
 describe('GET /docs', () => {
   it('serves the reference page under a Content-Security-Policy, with no inline script', async () => {
     const response = await get('/docs');
