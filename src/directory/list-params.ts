@@ -22,18 +22,23 @@ function isCalendarDate(value: string): boolean {
   return !Number.isNaN(midnight.getTime()) && midnight.toISOString().slice(0, 10) === day;
 }
 
-/** ISO 8601 date (`2025-06-01`) or date-time with a zone (`2025-06-01T08:00:00Z`, `…+02:00`). */
+/**
+ * ISO 8601 date (`2025-06-01`) or date-time with a zone (`2025-06-01T08:00:00Z`, `…+02:00`, `…+0200`,
+ * `…+02`; JavaScript's Date reads the last as no date, so it is given its minutes).
+ */
 const instant = z
   .string({ error: 'must be an ISO 8601 date or date-time' })
   .trim()
   .refine(
     (value) =>
       /^\d{4}-\d{2}-\d{2}$/.test(value) ||
-      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i.test(value),
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)$/i.test(value),
     'must be an ISO 8601 date (YYYY-MM-DD) or date-time with a time zone',
   )
   .refine(isCalendarDate, 'is not a real date')
-  .transform((value) => new Date(value.length === 10 ? `${value}T00:00:00Z` : value))
+  .transform(
+    (value) => new Date(value.length === 10 ? `${value}T00:00:00Z` : value.replace(/([+-]\d{2})$/, '$1:00')),
+  )
   .refine((date) => !Number.isNaN(date.getTime()), 'is not a real date');
 
 const DECIMAL = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?\s*$/i;
@@ -70,12 +75,19 @@ export const parameters = {
   full: flag.default(false).describe('true: fully nested items instead of one-to-one fields.'),
   full_service: flag
     .default(false)
-    .describe("true: an organization's services fully nested instead of by id."),
+    .describe(
+      "true: an organization's services fully nested instead of by id (on lists with full=true: list " +
+        'items carry no services otherwise).',
+    ),
   top_only: flag.default(false).describe('true: only the terms at the top of their hierarchy (no parent).'),
   parent_id: text.optional().describe('Only the direct children of the term with this id.'),
   postcode: text
     .optional()
-    .describe('Only results whose service area covers this postcode (kept when they give no service area).'),
+    .describe(
+      'Only results whose service area covers this postcode: an area listing it, or a polygon containing ' +
+        'its centroid (results with no service area are kept). A postcode we cannot place matches listed ' +
+        'postcodes only (with proximity it is a 400).',
+    ),
   proximity: z
     .preprocess(
       // Decimal only: Number() would also read hexadecimal and binary (`0x10` as 16 m).

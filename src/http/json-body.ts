@@ -33,6 +33,10 @@ export function jsonBody(limitBytes: number): Middleware {
           'The request body could not be decompressed as its Content-Encoding says.',
         );
       }
+      // The parser refuses `__proto__` keys (prototype poisoning): valid JSON, refused all the same.
+      if (status === 400 && message?.includes('forbidden prototype property')) {
+        throw new HttpProblem(400, 'The request body has a "__proto__" key, which is refused.');
+      }
       if (status !== undefined && status >= 400 && status < 500) {
         throw new HttpProblem(400, 'The request body is not valid JSON.');
       }

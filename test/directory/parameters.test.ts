@@ -408,6 +408,17 @@ describe('POST lists', () => {
     });
     expect((await expectProblem(response, 400, 'truncated JSON')).detail).toMatch(/body/i);
   });
+
+  it('refuses a body with a __proto__ key with 400 saying so', async () => {
+    const response = await fetch(url('/services'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"page": 1, "__proto__": {"per_page": 5000}}',
+    });
+    expect((await expectProblem(response, 400, '__proto__')).detail).toBe(
+      'The request body has a "__proto__" key, which is refused.',
+    );
+  });
 });
 
 /** The parameters of each list endpoint, per spec 4.3 and 4.4. */
@@ -649,6 +660,7 @@ describe('modified_after', () => {
       '2026-01-01T00:00:00Z',
       '2026-01-01T01:00:00+01:00',
       '2025-12-31T19:00:00-0500',
+      '2026-01-01T02:00:00+02',
     ]) {
       expect(await listIds('/services', { modified_after: sameInstant }), sameInstant).toEqual(sinceDate);
     }
@@ -670,6 +682,8 @@ describe('modified_after', () => {
       '2026-02-30',
       '2026-01-01T25:00:00Z',
       '2026-01-01T00:00:00', // no zone: which instant is meant is unknown
+      '2026-01-01T00:00:00+2', // an offset's hours are two digits
+      '2026-01-01T00:00:00+25',
       '01/02/2026',
       '1767225600000',
     ]) {
