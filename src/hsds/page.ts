@@ -9,7 +9,11 @@ export const PageHeader = z.looseObject({
   first_page: z.boolean().describe('Whether this is the first page.').optional(),
   last_page: z.boolean().describe('Whether this is the last page.').optional(),
   // The only header field the spec marks as required.
-  empty: z.boolean().describe('Whether the result set is empty.'),
+  empty: z
+    .boolean()
+    .describe(
+      'Whether the result set is empty: true when nothing matches (total_items 0), whatever the page.',
+    ),
 });
 
 /** A list response: the page header plus `contents`, the items of this page. */

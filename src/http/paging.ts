@@ -15,7 +15,8 @@ export interface PageHeader {
 
 /**
  * The list header of spec part 2. Pages count from 1; a page past the end is an empty page with a true
- * header. `empty` says whether this page has no items (as in the paging model the spec's header follows).
+ * header. `empty` is true when the result set is empty (spec part 2): nothing matched, whatever the page;
+ * a page past the end of some results has `size` 0 and `empty` false.
  */
 export function pageHeader(
   totalItems: number,
@@ -31,6 +32,6 @@ export function pageHeader(
     size,
     first_page: pageNumber === 1,
     last_page: pageNumber >= totalPages,
-    empty: size === 0,
+    empty: totalItems === 0,
   };
 }

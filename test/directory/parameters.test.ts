@@ -294,7 +294,7 @@ const expectedHeader = (totalItems: number, page: number, perPage: number) => {
     size,
     first_page: page === 1,
     last_page: page >= totalPages,
-    empty: size === 0,
+    empty: totalItems === 0, // spec part 2: the result set is empty, whatever the page
   };
 };
 

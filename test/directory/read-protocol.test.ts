@@ -52,6 +52,17 @@ describe('lists and paging', () => {
       page_number: 16,
       size: 0,
       last_page: true,
+      empty: false, // the result set is not empty: this page is past its end
+      contents: [],
+    });
+    const none = await getJson('/services?search=zzyzxnothing');
+    expect(none).toMatchObject({
+      total_items: 0,
+      total_pages: 0,
+      page_number: 1,
+      size: 0,
+      first_page: true,
+      last_page: true,
       empty: true,
       contents: [],
     });
