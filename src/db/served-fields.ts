@@ -11,6 +11,7 @@ export const INTERNAL_FIELDS = [
   '_deps',
   '_hash',
   '_modified',
+  '_changed',
   '_json',
   '_item',
   '_etag',
@@ -20,3 +21,7 @@ export const INTERNAL_FIELDS = [
 export const fullProjection: Record<string, 0> = Object.fromEntries(
   INTERNAL_FIELDS.map((field) => [field, 0]),
 );
+
+/** The same, keeping these internal fields too (for the reader to take out before serving). */
+export const fullProjectionWith = (...kept: string[]): Record<string, 0> =>
+  Object.fromEntries(INTERNAL_FIELDS.filter((field) => !kept.includes(field)).map((field) => [field, 0]));

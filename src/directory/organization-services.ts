@@ -1,17 +1,24 @@
 import type { Db, Document } from 'mongodb';
 import { documentCollection } from '../db/collections.ts';
-import { fullProjection } from '../db/served-fields.ts';
+import { fullProjectionWith } from '../db/served-fields.ts';
+import { latestTime } from './latest-time.ts';
 
 /**
  * Fills organizations' `services`: ids only, or (`full_service`) the full services, each without its
  * embedded copy of the organization. Stored organization documents leave services out so that a large
  * provider cannot outgrow a document; this join costs one indexed query per batch of organizations.
+ * Gives, by organization id, when the latest of its services last changed.
  */
-export async function attachServices(db: Db, organizations: Document[], full: boolean): Promise<void> {
-  if (organizations.length === 0) return;
+export async function attachServices(
+  db: Db,
+  organizations: Document[],
+  full: boolean,
+): Promise<Map<string, Date>> {
+  const changed = new Map<string, Date>();
+  if (organizations.length === 0) return changed;
   const projection = full
-    ? { ...fullProjection, organization: 0 }
-    : { _id: 0, id: 1, organization: { id: 1 } };
+    ? { ...fullProjectionWith(...CHANGE_TIMES), organization: 0 }
+    : { _id: 0, id: 1, organization: { id: 1 }, _changed: 1, _modified: 1 };
   const services = await db
     .collection(documentCollection.service)
     .find(
@@ -24,11 +31,19 @@ export async function attachServices(db: Db, organizations: Document[], full: bo
   for (const service of services) {
     const organizationId = full ? (service.organization_id as string) : (service.organization?.id as string);
     if (!full) delete service.organization;
+    // A document of an earlier version has no _changed: its last_modified stands for it.
+    const time = latestTime(changed.get(organizationId), service._changed ?? service._modified);
+    if (time) changed.set(organizationId, time);
+    for (const field of CHANGE_TIMES) delete service[field];
     if (!byOrganization.has(organizationId)) byOrganization.set(organizationId, []);
     byOrganization.get(organizationId)!.push(service);
   }
   for (const organization of organizations) organization.services = byOrganization.get(organization.id) ?? [];
+  return changed;
 }
+
+/** The internal fields that say when a service changed, read to date an organization and then taken out. */
+const CHANGE_TIMES = ['_changed', '_modified'];
 
 /** The same for a stream of organizations, a batch at a time. */
 export async function* withServices(db: Db, organizations: AsyncIterable<Document>, full: boolean) {

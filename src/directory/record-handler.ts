@@ -1,12 +1,12 @@
 import type { Context } from 'koa';
-import type { Document } from 'mongodb';
 import { notFound } from '../http/problem.ts';
 import { parseListParameters } from './list-params.ts';
 import type { Endpoint, QueryContext } from './endpoints.ts';
 import { attachServices } from './organization-services.ts';
-import { fullProjection } from '../db/served-fields.ts';
+import { fullProjectionWith } from '../db/served-fields.ts';
 import { storedBytes, storesWholeRecord } from '../db/served-bytes.ts';
 import { BatchedLookup } from '../db/batched-lookup.ts';
+import { latestTime } from './latest-time.ts';
 
 /**
  * GET of one fully nested record: one indexed read of the stored document, which is the response (the
@@ -29,27 +29,40 @@ export function recordHandler(endpoint: Endpoint, { db }: QueryContext) {
       if (!stored) throw missing();
       const json = storedBytes(stored._json);
       if (json && typeof stored._etag === 'string') {
-        if (stored._modified instanceof Date) ctx.lastModified = stored._modified;
+        setLastModified(ctx, latestTime(stored._modified) ?? latestTime(stored._changed));
         ctx.state.entityTag = stored._etag;
         ctx.type = 'application/json';
         ctx.body = json;
         return;
       }
     }
-    const record = await collection.findOne({ id }, { projection: fullProjection });
+    const record = await collection.findOne({ id }, { projection: RECORD_WITH_TIMES });
     if (!record) throw missing();
-    if (!storesWholeRecord(endpoint.entity)) await attachServices(db, [record], fullServices);
-    const modified = lastModifiedOf(record);
-    if (modified) ctx.lastModified = modified;
+    const { _modified: modified, _changed: changed } = record;
+    delete record._modified;
+    delete record._changed;
+    const servicesChanged = storesWholeRecord(endpoint.entity)
+      ? undefined
+      : (await attachServices(db, [record], fullServices)).get(id);
+    setLastModified(ctx, latestTime(modified) ?? latestTime(changed, servicesChanged));
     ctx.body = record;
   };
 }
 
-/** Top-level fields only: `_modified` is `last_modified` as a date, the service's in a service at location. */
-const SERVED_FORM = { _id: 0, id: 1, _json: 1, _etag: 1, _modified: 1 };
+/**
+ * Top-level fields only: `_modified` is `last_modified` as a date (the service's, in a service at location),
+ * `_changed` when the document last changed (for records without a last_modified).
+ */
+const SERVED_FORM = { _id: 0, id: 1, _json: 1, _etag: 1, _modified: 1, _changed: 1 };
+const RECORD_WITH_TIMES = fullProjectionWith('_modified', '_changed');
 
-function lastModifiedOf(record: Document): Date | undefined {
-  const value = record.last_modified ?? record.service?.last_modified;
-  const date = typeof value === 'string' ? new Date(value) : undefined;
-  return date && !Number.isNaN(date.getTime()) ? date : undefined;
+/**
+ * Last-Modified: the record's last_modified when it has one, else when its document (or, for an
+ * organization, one of the services it lists) last changed. Never later than now (RFC 9110 8.8.2.1): a
+ * publisher's last_modified may lie in the future.
+ */
+function setLastModified(ctx: Context, time: Date | undefined): void {
+  if (!time) return;
+  const now = new Date();
+  ctx.lastModified = time > now ? now : time;
 }

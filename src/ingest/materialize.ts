@@ -111,7 +111,7 @@ async function rebuild(
   const stored = new Map<string, Json>();
   for await (const document of collection.find(
     { id: { $in: ids } },
-    { projection: { _id: 0, id: 1, _hash: 1, last_modified: 1 } },
+    { projection: { _id: 0, id: 1, _hash: 1, last_modified: 1, _changed: 1 } },
   )) {
     stored.set(document.id as string, document);
   }
@@ -145,6 +145,9 @@ async function rebuild(
       ...fields,
       _deps: embeddedIds(document),
       _hash: hash,
+      // When what is served last changed (Last-Modified of records without a last_modified of their own);
+      // a document of an earlier version, which has none, gets the time of the rebuild that refreshes it.
+      _changed: (unchanged ? before._changed : undefined) ?? new Date(now()),
       // Without a last_modified, the document's JSON is the content's, already serialized.
       ...servedForm(root, document, 'last_modified' in document ? undefined : contentJson),
     };

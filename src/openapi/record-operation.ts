@@ -16,13 +16,7 @@ export function recordOperation(endpoint: Endpoint, schemas: EndpointSchemas) {
     responses: {
       '200': {
         description: `The ${names.one}.`,
-        headers: {
-          ...cachingHeaders,
-          // Only services (and services at location, by their service) have a last_modified.
-          ...(endpoint.entity === 'service' || endpoint.entity === 'service_at_location'
-            ? { 'Last-Modified': headerRef('Last-Modified') }
-            : {}),
-        },
+        headers: { ...cachingHeaders, 'Last-Modified': headerRef('Last-Modified') },
         content: { 'application/json': { schema: schemaRef(schemas.record) } },
       },
       '304': responseRef('NotModified'),

@@ -17,7 +17,10 @@ export const headerComponents = {
     schema: { type: 'string' },
   },
   'Last-Modified': {
-    description: 'When the record last changed (its last_modified), for records that carry one.',
+    description:
+      "When the record last changed: a service's last_modified (a service at location's, its service's); " +
+      'for other records, when the import last changed what is served (an organization: its own document ' +
+      'or any service it lists). Never later than the response: a last_modified in the future gives now.',
     schema: { type: 'string' },
   },
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },

@@ -1,7 +1,7 @@
 /*
  * HTTP caching of the core read protocol (docs/profile.md, Caching): a strong ETag (a digest of the
  * body) and the configured Cache-Control on every buffered 200, 304 for a matching If-None-Match, a new
- * ETag once a record changes, Last-Modified on services and services at location; and gzip for large
+ * ETag once a record changes, Last-Modified on every single record; and gzip for large
  * responses when the client accepts it.
  */
 import { once } from 'node:events';
@@ -24,12 +24,18 @@ const CACHE_CONTROL = 'public, max-age=300, stale-while-revalidate=30';
 const SERVICE = 'efa9f0a1-71c2-5bcc-99e9-efb38d324476';
 const SERVICE_AT_LOCATION = '4a0098fe-07a6-523d-a7dd-7dd24d3943af';
 const ORGANIZATION = '10f8bcb3-f882-56db-84f7-645221c4be05';
+/** A service of another organization, which only the Last-Modified tests change. */
+const OTHER_SERVICE = '36f3c8d7-80f5-52e4-a53c-678d4f503e91';
+const TERM = 'a4bf1ef4-fdab-5edf-b51f-300eace0ed79';
 
 let app: TestApp;
 let client: DirectoryClient;
+/** Just before the sample directory was imported: the time of its records' first change, to the second. */
+let imported: number;
 /** Every GET of the read protocol that answers a buffered JSON 200. */
 let targets: string[];
 beforeAll(async () => {
+  imported = Math.floor(Date.now() / 1000) * 1000;
   app = await startSampleApp({ HSDS_CACHE_CONTROL: CACHE_CONTROL });
   client = directoryClient(app.url);
   // Not `minimal`: like NDJSON it is streamed, and the profile gives ETags to buffered responses only.
@@ -126,6 +132,30 @@ describe('Last-Modified', () => {
         );
       }
     }
+  });
+
+  it('is when the record last changed for organizations, taxonomies and taxonomy terms', async () => {
+    for (const path of ['/organizations', '/taxonomies', '/taxonomy_terms']) {
+      const ids = idsOf(await client.allItems(path));
+      expect(ids.length, path).toBeGreaterThan(0);
+      for (const id of ids) {
+        const response = await get(`${path}/${id}`);
+        await response.arrayBuffer();
+        const lastModified = Date.parse(response.headers.get('last-modified') ?? '');
+        expect(lastModified, `${path}/${id}`).toBeGreaterThanOrEqual(imported);
+        expect(lastModified, `${path}/${id}`).toBeLessThanOrEqual(Date.now());
+      }
+    }
+  });
+
+  it('is never later than now, whatever a publisher says', async () => {
+    const original = await client.getJson<Item>(`/services/${OTHER_SERVICE}`);
+    const future = '2999-01-01T00:00:00.000Z';
+    expect((await importLines(app.database.db, [{ ...original, last_modified: future }])).rejected).toBe(0);
+    const response = await get(`/services/${OTHER_SERVICE}`);
+    expect(((await response.json()) as Item).last_modified).toBe(future);
+    expect(Date.parse(response.headers.get('last-modified')!)).toBeLessThanOrEqual(Date.now());
+    expect(Date.parse(response.headers.get('last-modified')!)).toBeGreaterThan(Date.now() - 60_000);
   });
 });
 
@@ -225,5 +255,34 @@ describe('a changed record', () => {
     const { last_modified } = (await changed.json()) as Item;
     expect(Date.parse(last_modified as string)).toBeGreaterThan(Date.parse(original.last_modified as string));
     expect(changed.headers.get('last-modified')).toBe(new Date(last_modified as string).toUTCString());
+  });
+
+  it('moves the Last-Modified of its organization and of a changed term, not of an unchanged one', async () => {
+    const lastModifiedOf = async (target: string) => {
+      const response = await get(target);
+      await response.arrayBuffer();
+      return Date.parse(response.headers.get('last-modified')!);
+    };
+    const dated = [`/organizations/${ORGANIZATION}`, `/organizations/${ORGANIZATION}?full_service=true`];
+    const before = await Promise.all([...dated, `/taxonomy_terms/${TERM}`].map(lastModifiedOf));
+    // HTTP dates count seconds: the change is made in a second after every time read above.
+    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
+    const changeSecond = Math.floor(Date.now() / 1000) * 1000;
+
+    const service = await client.getJson<Item>(`/services/${SERVICE}`);
+    const { last_modified: _stamped, ...content } = service;
+    await importLines(app.database.db, [{ ...content, name: `${service.name as string} (Rainier)` }]);
+    for (const [index, target] of dated.entries()) {
+      const after = await lastModifiedOf(target);
+      expect(after, target).toBeGreaterThanOrEqual(changeSecond);
+      expect(after, target).toBeGreaterThan(before[index]!);
+    }
+
+    const term = await client.getJson<Item>(`/taxonomy_terms/${TERM}`);
+    const unchanged = await importLines(app.database.db, [term]);
+    expect(unchanged.unchanged).toBe(1);
+    expect(await lastModifiedOf(`/taxonomy_terms/${TERM}`)).toBe(before[2]);
+    await importLines(app.database.db, [{ ...term, description: 'Food banks and pantries.' }]);
+    expect(await lastModifiedOf(`/taxonomy_terms/${TERM}`)).toBeGreaterThanOrEqual(changeSecond);
   });
 });

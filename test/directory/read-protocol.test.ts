@@ -92,6 +92,44 @@ describe('lists and paging', () => {
     expect(Object.keys(item).filter((key) => key.startsWith('_'))).toEqual([]);
   });
 
+  it('never serves a stored internal field, at any depth, in any form', async () => {
+    const lists = ['/services', '/organizations', '/service_at_locations', '/taxonomies', '/taxonomy_terms'];
+    const targets = [
+      ...lists.flatMap((path) => [`${path}?per_page=1000`, `${path}?per_page=1000&full=true`]),
+      ...lists.map((path) => `${path}?format=ndjson&full=true`),
+      '/organizations?per_page=1000&full=true&full_service=true',
+      '/organizations?format=ndjson&full=true&full_service=true',
+      '/services?minimal=true',
+      `/services/${SERVICE}`,
+      `/organizations/${ORGANIZATION}`,
+      `/organizations/${ORGANIZATION}?full_service=true`,
+    ];
+    const internalKeys = (value: unknown, path: string): string[] =>
+      Array.isArray(value)
+        ? value.flatMap((item, index) => internalKeys(item, `${path}[${index}]`))
+        : value !== null && typeof value === 'object'
+          ? Object.entries(value).flatMap(([key, inner]) => [
+              ...(key.startsWith('_') ? [`${path}.${key}`] : []),
+              ...internalKeys(inner, `${path}.${key}`),
+            ])
+          : [];
+    for (const target of targets) {
+      const response = await fetch(`${app.url}${target}`);
+      expect(response.status, target).toBe(200);
+      const text = await response.text();
+      const values = target.includes('ndjson')
+        ? text
+            .trim()
+            .split('\n')
+            .map((line) => JSON.parse(line) as unknown)
+        : [JSON.parse(text) as unknown];
+      expect(
+        values.flatMap((value) => internalKeys(value, '$')),
+        target,
+      ).toEqual([]);
+    }
+  });
+
   it('answers POST exactly like GET, body values winning', async () => {
     const get = await getJson('/services?per_page=3&page=2');
     const post = await getJson('/services?per_page=50', {

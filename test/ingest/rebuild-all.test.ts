@@ -40,6 +40,29 @@ async function someOrganization(db: Db): Promise<Document> {
   return row!;
 }
 
+const allDocuments = (directory: Record<string, Document[]>) => Object.values(directory).flat();
+
+/** When each of these documents last changed (`_changed`, in extended JSON), in order. */
+const changeTimes = (directory: Record<string, Document[]>, ids: string[]) =>
+  ids.map((id) => allDocuments(directory).find((document) => document.id === id)?._changed?.$date as string);
+
+/** `directory` with the `_changed` of these documents taken from `source` (where the two differ by it). */
+function withChangeTimesOf(
+  source: Record<string, Document[]>,
+  directory: Record<string, Document[]>,
+  ids: string[],
+) {
+  const times = new Map(ids.map((id, index) => [id, changeTimes(source, ids)[index]]));
+  return Object.fromEntries(
+    Object.entries(directory).map(([name, documents]) => [
+      name,
+      documents.map((document) =>
+        times.has(document.id) ? { ...document, _changed: { $date: times.get(document.id) } } : document,
+      ),
+    ]),
+  );
+}
+
 describe('rebuilding every document from the rows', () => {
   let db: Db;
   let asImported: Record<string, Document[]>;
@@ -68,7 +91,11 @@ describe('rebuilding every document from the rows', () => {
     await db.collection(documentCollection.service_at_location).deleteOne({ id: pairing!.id });
 
     await rebuildAllDocuments(db, { now: LATER });
-    expect(await storedDirectory(db)).toEqual(asImported);
+    const rebuilt = await storedDirectory(db);
+    // What was gone reappears now: the time its served form last changed is the rebuild's.
+    const restored = [second!.id, pairing!.id];
+    expect(changeTimes(rebuilt, restored)).toEqual([LATER(), LATER()]);
+    expect(withChangeTimesOf(asImported, rebuilt, restored)).toEqual(asImported);
   });
 
   it('gives documents that missed a change to their rows what the import of that change gives', async () => {
@@ -89,9 +116,21 @@ describe('rebuilding every document from the rows', () => {
       .collection(rowCollection('organization'))
       .updateOne({ _id: organization.id }, { $set: { name: RENAMED } });
 
+    const before = await storedDirectory(db);
     await rebuildAllDocuments(db, { now: LATER });
     const rebuilt = await storedDirectory(db);
-    expect(rebuilt).toEqual(expected);
+    // The two directories were seeded at different times: each document the change did not reach keeps
+    // the time of its own seeding, each one it reached gets the change's, as the import gives it.
+    const reached = allDocuments(expected)
+      .filter((document) => document._changed.$date === LATER())
+      .map((document) => document.id as string);
+    expect(reached.length).toBeGreaterThan(1);
+    expect(changeTimes(rebuilt, reached).every((time) => time === LATER())).toBe(true);
+    const kept = allDocuments(before)
+      .map((document) => document.id as string)
+      .filter((id) => !reached.includes(id));
+    expect(changeTimes(rebuilt, kept)).toEqual(changeTimes(before, kept));
+    expect(withChangeTimesOf(expected, rebuilt, kept)).toEqual(expected);
     const embedding = rebuilt[documentCollection.service]!.filter(
       (service) => service.organization?.id === organization.id,
     );
