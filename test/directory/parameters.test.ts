@@ -273,6 +273,26 @@ describe('filters combined (AND)', () => {
     });
   }
 
+  it('/service_at_locations: proximity (with its postcode) and each other filter, and all of them', async () => {
+    const path = '/service_at_locations';
+    const near = { postcode: '98118', proximity: 8000 };
+    const nearest = await listIds(path, near);
+    expect(nearest.length).toBeGreaterThan(1);
+    const others = Object.keys(filters[path]).filter((name) => name !== 'postcode');
+    const all: Record<string, string | number> = { ...near };
+    let expected = nearest;
+    for (const name of others) {
+      const value = filters[path][name]!.values[0]!;
+      const alone = await listIds(path, { [name]: value });
+      // Nearest first, as proximity orders them.
+      expect(await listIds(path, { ...near, [name]: value }), name).toEqual(intersection(nearest, alone));
+      all[name] = value;
+      expected = intersection(expected, alone);
+    }
+    expect(await listIds(path, all), JSON.stringify(all)).toEqual(expected);
+    expect(expected.length).toBeLessThan(nearest.length);
+  });
+
   it('narrows for real: search ∩ taxonomy_id is a non-empty strict subset of each', async () => {
     const search = await listIds('/services', { search: 'food' });
     const taxonomy = await listIds('/services', { taxonomy_id: AUDIENCES });

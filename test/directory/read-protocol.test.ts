@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedSampleData } from '../../src/ingest/seed.ts';
 import { createLogger } from '../../src/log.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { commandsRun } from '../support/commands-run.ts';
 
 // The core read protocol over HTTP, on the sample directory in fixtures/ (see fixtures/README.md).
 let app: TestApp;
@@ -391,6 +392,29 @@ describe('served forms', () => {
     expect(await after.text()).toBe(body);
     expect(after.headers.get('etag')).toBe(before.headers.get('etag'));
     expect(await (await fetch(`${app.url}/services?per_page=1000`)).text()).toBe(page);
+  });
+});
+
+describe('a single record', () => {
+  it('is its stored served form and tag, sent as they are after one find', async () => {
+    const services = app.database.db.collection('services');
+    const original = await services.findOne({ id: SERVICE_WITH_FORMS });
+    // Bytes no serializer would write, and a tag no digest gives: only the stored form can answer them.
+    const marker = Buffer.from('{"id":"stored as it is",  "spacing":"kept"}');
+    await services.updateOne({ id: SERVICE_WITH_FORMS }, { $set: { _json: marker, _etag: '"stored-tag"' } });
+    try {
+      const finds = await commandsRun(app.testDatabase, 'find');
+      const response = await fetch(`${app.url}/services/${SERVICE_WITH_FORMS}`);
+      expect(Buffer.from(await response.arrayBuffer())).toEqual(marker);
+      expect(response.headers.get('etag')).toBe('"stored-tag"');
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect((await commandsRun(app.testDatabase, 'find')) - finds).toBe(1);
+    } finally {
+      await services.updateOne(
+        { id: SERVICE_WITH_FORMS },
+        { $set: { _json: original!._json, _etag: original!._etag } },
+      );
+    }
   });
 });
 

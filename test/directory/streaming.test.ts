@@ -103,23 +103,32 @@ describe('a client that disconnects early', () => {
     return { response, received: chunk.length };
   }
 
-  it('closes the server-side cursor, and the app keeps answering', async () => {
-    const services = documentCollection.service;
-    const before = await openCursors(app.testDatabase, services);
-    const { response, received } = await firstBytes('/services?format=ndjson&full=true');
+  it.each([
+    ['/services?format=ndjson&full=true', documentCollection.service],
+    ['/service_at_locations?format=ndjson&full=true', documentCollection.service_at_location],
+    // Nearest first: a $geoNear aggregation's cursor.
+    [
+      '/service_at_locations?format=ndjson&full=true&postcode=98118&proximity=100000',
+      documentCollection.service_at_location,
+    ],
+    // Organizations with their services joined a batch at a time.
+    ['/organizations?format=ndjson&full=true&full_service=true', documentCollection.organization],
+  ])('closes the server-side cursor of %s, and the app keeps answering', async (path, collection) => {
+    const before = await openCursors(app.testDatabase, collection);
+    const { response, received } = await firstBytes(path);
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^application\/x-ndjson/);
 
     // While the client holds the stream paused, the query's cursor stays open on the server.
-    expect(await openCursors(app.testDatabase, services), 'a cursor is open mid-stream').toBe(before + 1);
+    expect(await openCursors(app.testDatabase, collection), 'a cursor is open mid-stream').toBe(before + 1);
 
     response.socket.destroy();
     await waitFor(
-      async () => (await openCursors(app.testDatabase, services)) === before,
+      async () => (await openCursors(app.testDatabase, collection)) === before,
       5000,
       'the server-side cursor to be closed after the client disconnected',
     );
-    // The response was cut short: far fewer bytes than the thousands of services streamed.
+    // The response was cut short: far fewer bytes than the thousands of records streamed.
     expect(received).toBeLessThan(GENERATED_SERVICES * 1000);
 
     const { total_items } = await client.getJson('/services?per_page=1');
