@@ -95,3 +95,44 @@ describe('unique indexes', () => {
     expect(await coll.countDocuments({ v: 2 })).toBe(1);
   });
 });
+
+describe('explain', () => {
+  it('gives the plan of a find or a count, and refuses what it would answer only in part', async () => {
+    const db = h.client.db('plans');
+    await db.collection('things').insertMany([{ k: 1 }, { k: 2 }, { k: 2 }]);
+    await db.collection('things').createIndex({ k: 1 });
+    const counted = await db.command({
+      explain: { count: 'things', query: { k: 2 } },
+      verbosity: 'queryPlanner',
+    });
+    expect(counted.queryPlanner).toEqual({
+      namespace: 'plans.things',
+      winningPlan: { stage: 'FETCH', inputStage: { stage: 'IXSCAN', indexName: 'k_1' } },
+      rejectedPlans: [],
+    });
+    const paged = await db.command({
+      explain: { find: 'things', filter: {}, sort: { other: -1 }, skip: 1, limit: 5 },
+      verbosity: 'queryPlanner',
+    });
+    expect(paged.queryPlanner.winningPlan).toEqual({
+      stage: 'LIMIT',
+      limitAmount: 5,
+      inputStage: {
+        stage: 'SKIP',
+        skipAmount: 1,
+        inputStage: { stage: 'SORT', sortPattern: { other: -1 }, inputStage: { stage: 'COLLSCAN' } },
+      },
+    });
+    const missing = await db.command({
+      explain: { find: 'none', filter: { k: 1 } },
+      verbosity: 'queryPlanner',
+    });
+    expect(missing.queryPlanner.winningPlan).toEqual({ stage: 'EOF' });
+    await expect(
+      db.command({ explain: { find: 'things', filter: {} }, verbosity: 'executionStats' }),
+    ).rejects.toMatchObject({ codeName: 'BadValue', message: expect.stringContaining('queryPlanner') });
+    await expect(
+      db.command({ explain: { aggregate: 'things', pipeline: [], cursor: {} }, verbosity: 'queryPlanner' }),
+    ).rejects.toMatchObject({ codeName: 'CommandNotFound' });
+  });
+});

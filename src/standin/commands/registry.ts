@@ -11,6 +11,7 @@ import { drop } from './drop.ts';
 import { dropDatabase } from './drop-database.ts';
 import { dropIndexes } from './drop-indexes.ts';
 import { endSessions } from './end-sessions.ts';
+import { explain } from './explain.ts';
 import { find } from './find.ts';
 import { findAndModify } from './find-and-modify.ts';
 import { getMore } from './get-more.ts';
@@ -36,6 +37,7 @@ const COMMANDS: Command[] = [
   dropDatabase,
   dropIndexes,
   endSessions,
+  explain,
   find,
   findAndModify,
   getCmdLineOpts,

@@ -192,12 +192,20 @@ export class Collection {
    * key; null when no index gives that order.
    */
   inIndexOrder(sort: Record<string, 1 | -1>, skip = 0): Iterable<Document> | null {
-    const keys = Object.keys(sort);
-    if (keys.length !== 1) return null;
-    const field = keys[0]!;
-    const index = [...this.indexes.values()].find((candidate) => candidate.servesSort(field));
+    const index = this.sortIndex(sort);
     if (!index) return null;
-    return this.docsByIds(index.idsInOrder(sort[field]!, skip));
+    return this.docsByIds(index.idsInOrder(Object.values(sort)[0]!, skip));
+  }
+
+  /** The name of the index `inIndexOrder` walks for this sort, or null when none gives its order. */
+  sortIndexName(sort: Record<string, 1 | -1>): string | null {
+    return this.sortIndex(sort)?.spec.name ?? null;
+  }
+
+  private sortIndex(sort: Record<string, 1 | -1>) {
+    const keys = Object.keys(sort);
+    if (keys.length !== 1) return undefined;
+    return [...this.indexes.values()].find((candidate) => candidate.servesSort(keys[0]!));
   }
 
   private *docsByIds(ids: Iterable<string>): Generator<Document> {

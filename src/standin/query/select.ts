@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import type { Collection } from '../engine/collection.ts';
+import type { CandidatePlan, Collection } from '../engine/collection.ts';
 import type { Database } from '../engine/database.ts';
 import { badValue } from '../errors.ts';
 import { assertNearIndex, orderByNearness, planNearQuery } from '../geo/index.ts';
@@ -14,16 +14,27 @@ export interface Selection {
   limit?: number;
 }
 
-/**
- * The documents of a collection a read or write selects, in result order: index-narrowed candidates,
- * the full filter, `$near` distance order, sort (or a walk of an index in sort order), then skip
- * and limit.
- */
-export function selectDocuments(
+/** How a selection is read: what narrows it, in which order, and where the scan may stop. */
+interface SelectionPlan {
+  near: ReturnType<typeof planNearQuery>;
+  matches: (doc: Document) => boolean;
+  /** Index-narrowed candidates, or the whole collection. */
+  candidates: CandidatePlan;
+  /** The index walked in sort order instead of sorting, when the candidates are the whole collection. */
+  sortIndex: string | null;
+  sort: ReturnType<typeof parseSort> | undefined;
+  skip: number;
+  limit: number;
+  /** The first `skip` documents the index walk leaves out before any is read. */
+  skipInWalk: number;
+}
+
+/** The plan of a selection, its parts checked whether or not the collection exists (as MongoDB does). */
+function planSelection(
   database: Database,
   collection: Collection | undefined,
   selection: Selection,
-): Document[] {
+): SelectionPlan | null {
   const filter = selection.filter ?? {};
   if (!isPlainObject(filter)) throw badValue('filter must be an object');
   const skip = selection.skip ?? 0;
@@ -36,25 +47,61 @@ export function selectDocuments(
   const near = planNearQuery(filter);
   const rest = near ? near.filter : filter;
   const matches = database.compileFilter(rest);
-  if (!collection) return [];
+  if (!collection) return null;
   if (near) assertNearIndex(near, collection.indexSpecs);
-
-  const plan = collection.candidates(rest);
+  const candidates = collection.candidates(rest);
   // A scan of the whole collection in sort order can walk an index on the sort key instead of sorting;
   // with no filter, every document matches, so the walk can start at the skip-th one.
-  const skipInWalk = Object.keys(rest).length === 0 ? skip : 0;
-  const ordered = sort && !near && plan.indexName === null ? collection.inIndexOrder(sort, skipInWalk) : null;
+  const sortIndex = sort && !near && candidates.indexName === null ? collection.sortIndexName(sort) : null;
+  const skipInWalk = sortIndex !== null && Object.keys(rest).length === 0 ? skip : 0;
+  return { near, matches, candidates, sortIndex, sort, skip, limit, skipInWalk };
+}
+
+/**
+ * The documents of a collection a read or write selects, in result order: index-narrowed candidates,
+ * the full filter, `$near` distance order, sort (or a walk of an index in sort order), then skip
+ * and limit.
+ */
+export function selectDocuments(
+  database: Database,
+  collection: Collection | undefined,
+  selection: Selection,
+): Document[] {
+  const plan = planSelection(database, collection, selection);
+  if (!collection || !plan) return [];
+  const { near, matches, candidates, sortIndex, sort, skip, limit, skipInWalk } = plan;
+  const ordered = sortIndex !== null && sort ? collection.inIndexOrder(sort, skipInWalk) : null;
   const needsSort = sort !== undefined && ordered === null;
-  const toSkip = ordered ? skip - skipInWalk : skip;
+  const toSkip = skip - skipInWalk;
   // Without a reordering the scan can stop as soon as skip + limit documents matched.
   const stopAfter = !needsSort && !near && limit > 0 ? toSkip + limit : Infinity;
   let selected: Document[] = [];
-  for (const doc of ordered ?? plan.docs) {
+  for (const doc of ordered ?? candidates.docs) {
     if (!matches(doc)) continue;
     selected.push(doc);
     if (selected.length >= stopAfter) break;
   }
   if (near) selected = orderByNearness(near, selected);
-  if (needsSort) selected = sortDocuments(selected, sort);
+  if (needsSort && sort) selected = sortDocuments(selected, sort);
   return selected.slice(toSkip, limit > 0 ? toSkip + limit : undefined);
+}
+
+/**
+ * The plan `selectDocuments` follows, in the shape of MongoDB's explain `winningPlan` (the stages the
+ * stand-in has: COLLSCAN, IXSCAN under FETCH, GEO_NEAR_2DSPHERE, SORT, SKIP, LIMIT).
+ */
+export function winningPlan(database: Database, collection: Collection | undefined, selection: Selection) {
+  const planned = planSelection(database, collection, selection);
+  if (!planned) return { stage: 'EOF' };
+  const { near, candidates, sortIndex, sort, skip, limit } = planned;
+  const indexName = candidates.indexName ?? sortIndex;
+  let plan: Document = near
+    ? { stage: 'GEO_NEAR_2DSPHERE', keyPattern: { [near.path]: '2dsphere' } }
+    : indexName !== null
+      ? { stage: 'FETCH', inputStage: { stage: 'IXSCAN', indexName } }
+      : { stage: 'COLLSCAN' };
+  if (sort && sortIndex === null) plan = { stage: 'SORT', sortPattern: sort, inputStage: plan };
+  if (skip > 0) plan = { stage: 'SKIP', skipAmount: skip, inputStage: plan };
+  if (limit > 0) plan = { stage: 'LIMIT', limitAmount: limit, inputStage: plan };
+  return plan;
 }
