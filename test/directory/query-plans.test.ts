@@ -44,7 +44,9 @@ describe('list filters', () => {
     'answer search on %s from its search index',
     async (collection) => {
       const filter = await sharedFilter(app.database.db, { search: 'food' }, {});
-      expect(await planOf(collection, filter)).toEqual({ indexes: ['_search_1'], collectionScan: false });
+      const plan = await planOf(collection, filter);
+      expect(plan.collectionScan).toBe(false);
+      expect(plan.indexes).toContain('_search_1');
     },
   );
 });

@@ -56,17 +56,7 @@ describe('lists and paging', () => {
       empty: false, // the result set is not empty: this page is past its end
       contents: [],
     });
-    const none = await getJson('/services?search=zzyzxnothing');
-    expect(none).toMatchObject({
-      total_items: 0,
-      total_pages: 0,
-      page_number: 1,
-      size: 0,
-      first_page: true,
-      last_page: true,
-      empty: true,
-      contents: [],
-    });
+    // An empty result set (empty: true) on every endpoint: parameters.test.ts.
   });
 
   it('orders items by id, so pages neither repeat nor skip', async () => {
@@ -408,7 +398,10 @@ describe('a single record', () => {
       expect(Buffer.from(await response.arrayBuffer())).toEqual(marker);
       expect(response.headers.get('etag')).toBe('"stored-tag"');
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-      expect((await commandsRun(app.testDatabase, 'find')) - finds).toBe(1);
+      // Counted server-wide: exactly on the stand-in, which serves this file alone; at least on a shared MongoDB.
+      const run = (await commandsRun(app.testDatabase, 'find')) - finds;
+      if (app.testDatabase.kind === 'standin') expect(run).toBe(1);
+      else expect(run).toBeGreaterThanOrEqual(1);
     } finally {
       await services.updateOne(
         { id: SERVICE_WITH_FORMS },

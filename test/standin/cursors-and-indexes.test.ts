@@ -123,6 +123,21 @@ describe('explain', () => {
         inputStage: { stage: 'SORT', sortPattern: { other: -1 }, inputStage: { stage: 'COLLSCAN' } },
       },
     });
+    await db.collection('places').createIndex({ at: '2dsphere' });
+    await db.collection('places').createIndex({ k: 1 });
+    const near = { at: { $near: { $geometry: { type: 'Point', coordinates: [0, 0] } } }, k: 2 };
+    const nearest = await db.command({
+      explain: { find: 'places', filter: near },
+      verbosity: 'queryPlanner',
+    });
+    expect(nearest.queryPlanner.winningPlan).toEqual({
+      stage: 'GEO_NEAR_2DSPHERE',
+      keyPattern: { at: '2dsphere' },
+      inputStage: { stage: 'IXSCAN', indexName: 'k_1' },
+    });
+    await expect(
+      db.command({ explain: { count: 'places', query: near }, verbosity: 'queryPlanner' }),
+    ).rejects.toMatchObject({ message: expect.stringContaining('$near') });
     const missing = await db.command({
       explain: { find: 'none', filter: { k: 1 } },
       verbosity: 'queryPlanner',

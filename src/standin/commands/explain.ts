@@ -1,5 +1,6 @@
 import { isPlainObject } from '../bson-values.ts';
 import { badValue, commandNotFound } from '../errors.ts';
+import { assertNoNearOperator } from '../geo/index.ts';
 import { winningPlan } from '../query/select.ts';
 import { integerOption, targetCollection, type DatabaseCommand } from './command.ts';
 
@@ -21,6 +22,8 @@ export const explain: DatabaseCommand = {
     const command = Object.keys(explained)[0];
     if (command !== 'find' && command !== 'count')
       throw commandNotFound(`explain of ${String(command)} (the stand-in explains find and count)`);
+    // As the command itself would refuse it.
+    if (command === 'count' && isPlainObject(explained.query)) assertNoNearOperator(explained.query, 'count');
     const name = targetCollection(explained);
     const plan = winningPlan(database, database.collection(name), {
       filter: command === 'find' ? explained.filter : explained.query,

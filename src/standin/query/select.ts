@@ -95,10 +95,16 @@ export function winningPlan(database: Database, collection: Collection | undefin
   if (!planned) return { stage: 'EOF' };
   const { near, candidates, sortIndex, sort, skip, limit } = planned;
   const indexName = candidates.indexName ?? sortIndex;
+  const indexScan = (name: string) => ({ stage: 'IXSCAN', indexName: name });
   let plan: Document = near
-    ? { stage: 'GEO_NEAR_2DSPHERE', keyPattern: { [near.path]: '2dsphere' } }
+    ? {
+        stage: 'GEO_NEAR_2DSPHERE',
+        keyPattern: { [near.path]: '2dsphere' },
+        // The stand-in measures the distances of the candidates another index narrowed the filter to.
+        ...(candidates.indexName !== null ? { inputStage: indexScan(candidates.indexName) } : {}),
+      }
     : indexName !== null
-      ? { stage: 'FETCH', inputStage: { stage: 'IXSCAN', indexName } }
+      ? { stage: 'FETCH', inputStage: indexScan(indexName) }
       : { stage: 'COLLSCAN' };
   if (sort && sortIndex === null) plan = { stage: 'SORT', sortPattern: sort, inputStage: plan };
   if (skip > 0) plan = { stage: 'SKIP', skipAmount: skip, inputStage: plan };
