@@ -5,6 +5,8 @@ import {
   foreignKeysOf,
   isRootEntity,
   relations,
+  rootEntities,
+  rootExclusions,
   rowCollection,
   type EntityType,
   type RootEntity,
@@ -14,7 +16,10 @@ import { bulkWriteWithRemedies, replaceDuplicate, replacing } from './bulk-write
 import { childListKey, type BatchRows } from './row-source.ts';
 
 export interface RowChanges {
-  /** Ids of every entity whose row changed, and of the parents those rows point to (before and after). */
+  /**
+   * Ids of every entity whose row changed, and of the parents those rows point to (before and after) in
+   * lists that documents keep.
+   */
   touchedIds: Set<string>;
   /** `entity:id` of every row that changed. */
   changedRows: Set<string>;
@@ -36,6 +41,30 @@ const linkFields = new Map<EntityType, string[]>(
     entity,
     [...foreignKeysOf(entity), ...kindKeysOf(entity)],
   ]),
+);
+
+/**
+ * The link fields whose change reaches the parent's documents: all but those of lists no document keeps
+ * (an organization's services, joined when read). Touching an organization for each change to one of its
+ * services would rebuild every document that embeds the organization, all its services among them: an
+ * import of a provider's services would recompose them all once per batch, quadratic in their number.
+ */
+const parentReachingFields = new Map<EntityType, string[]>(
+  [...linkFields].map(([entity, fields]) => {
+    const unkept = new Set(
+      rootEntities.flatMap((root) =>
+        relations[root]
+          .filter(
+            (relation) =>
+              relation.kind === 'many' &&
+              relation.entity === entity &&
+              rootExclusions[root].includes(relation.field),
+          )
+          .map((relation) => (relation as { foreignKey: string }).foreignKey),
+      ),
+    );
+    return [entity, fields.filter((field) => !unkept.has(field))];
+  }),
 );
 
 function kindKeysOf(entity: EntityType): string[] {
@@ -104,7 +133,7 @@ export async function planRowChanges(db: Db, batch: Decomposition[]): Promise<Ro
       changes.changedRows.add(entityKey(entity, id));
       if (!before) changes.newRows.add(entityKey(entity, id));
       changes.touchedIds.add(id);
-      for (const field of linkFields.get(entity) ?? []) {
+      for (const field of parentReachingFields.get(entity) ?? []) {
         for (const value of [before?.[field], row[field]])
           if (typeof value === 'string') changes.touchedIds.add(value);
       }

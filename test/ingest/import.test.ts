@@ -353,6 +353,39 @@ describe('changes reach every document that embeds them', () => {
     });
   });
 
+  it("a change to a service reaches its documents, not its organization's and so not its siblings'", async () => {
+    const other = {
+      id: '88888888-8888-4888-8888-888888888888',
+      name: 'Harbor Legal Aid',
+      description: 'Advice.',
+    };
+    await importLines(db, [
+      organization(),
+      service(),
+      service({ id: SVC2, name: 'Evening Pantry', service_at_locations: [] }),
+      other,
+    ]);
+    const planned = async (record: object) => {
+      const validated = validateRecord({ source: { file: 'change.ndjson' }, value: record });
+      if (!validated.ok || !('type' in validated)) throw new Error('the record is valid');
+      return (await planRowChanges(db, [decompose(validated.type, validated.record)])).changes;
+    };
+    // An organization's documents list no services: touching it would rebuild every document embedding it,
+    // the service's siblings among them (an import of a large provider's services, quadratic).
+    const renamed = await planned(service({ name: 'Weekly Pantry (Tuesdays)' }));
+    expect(renamed.touchedIds.has(SVC)).toBe(true);
+    expect(renamed.touchedIds.has(ORG)).toBe(false);
+    expect(renamed.changedRoots.get('service')).toEqual(new Set([SVC]));
+    const moved = await planned(service({ organization: other }));
+    expect(moved.touchedIds.has(ORG)).toBe(false); // the organization it left
+
+    // Moved all the same: the service's own document, its service at location and both organizations' lists.
+    await importLines(db, [service({ organization: other })]);
+    expect(await findService()).toMatchObject({ organization: { id: other.id, name: 'Harbor Legal Aid' } });
+    expect(await findSal()).toMatchObject({ service: { organization: { id: other.id } } });
+    expect(await findService(SVC2)).toMatchObject({ organization: { id: ORG } });
+  });
+
   it('a location change reaches the services at location and services that embed it', async () => {
     await importLines(db, [organization(), service()]);
     await importLines(db, [organization({ locations: [location({ name: 'Central Library (4th Ave)' })] })]);
