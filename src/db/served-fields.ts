@@ -1,3 +1,5 @@
+import type { Document } from 'mongodb';
+
 /**
  * Fields a stored document keeps for queries and bookkeeping (`_search`, `_geo`, `_deps`, …); never served.
  * The ingest writes them, the read protocol leaves them out.
@@ -22,6 +24,22 @@ export const fullProjection: Record<string, 0> = Object.fromEntries(
   INTERNAL_FIELDS.map((field) => [field, 0]),
 );
 
-/** The same, keeping these internal fields too (for the reader to take out before serving). */
-export const fullProjectionWith = (...kept: string[]): Record<string, 0> =>
-  Object.fromEntries(INTERNAL_FIELDS.filter((field) => !kept.includes(field)).map((field) => [field, 0]));
+/**
+ * When a stored document changed: `_modified` (its `last_modified` as a date; a service at location's, its
+ * service's) and `_changed` (when what is served of it last changed).
+ */
+export const CHANGE_TIME_FIELDS = ['_modified', '_changed'] as const;
+
+/** `fullProjection` keeping the change times, which the reader takes out (`takeChangeTimes`) before serving. */
+export const fullProjectionWithChangeTimes: Record<string, 0> = Object.fromEntries(
+  INTERNAL_FIELDS.filter((field) => !(CHANGE_TIME_FIELDS as readonly string[]).includes(field)).map(
+    (field) => [field, 0],
+  ),
+);
+
+/** Takes the change times out of a document read with them, and gives them. */
+export function takeChangeTimes(document: Document): { modified: unknown; changed: unknown } {
+  const { _modified: modified, _changed: changed } = document;
+  for (const field of CHANGE_TIME_FIELDS) delete document[field];
+  return { modified, changed };
+}

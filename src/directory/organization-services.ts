@@ -1,6 +1,6 @@
 import type { Db, Document } from 'mongodb';
 import { documentCollection } from '../db/collections.ts';
-import { fullProjectionWith } from '../db/served-fields.ts';
+import { fullProjectionWithChangeTimes, takeChangeTimes } from '../db/served-fields.ts';
 import { latestTime } from './latest-time.ts';
 
 /**
@@ -16,9 +16,7 @@ export async function attachServices(
 ): Promise<Map<string, Date>> {
   const changed = new Map<string, Date>();
   if (organizations.length === 0) return changed;
-  const projection = full
-    ? { ...fullProjectionWith(...CHANGE_TIMES), organization: 0 }
-    : { _id: 0, id: 1, organization: { id: 1 }, _changed: 1, _modified: 1 };
+  const projection = full ? FULL_SERVICES : SERVICE_IDS;
   const services = await db
     .collection(documentCollection.service)
     .find(
@@ -32,9 +30,9 @@ export async function attachServices(
     const organizationId = full ? (service.organization_id as string) : (service.organization?.id as string);
     if (!full) delete service.organization;
     // A document of an earlier version has no _changed: its last_modified stands for it.
-    const time = latestTime(changed.get(organizationId), service._changed ?? service._modified);
+    const times = takeChangeTimes(service);
+    const time = latestTime(changed.get(organizationId), times.changed ?? times.modified);
     if (time) changed.set(organizationId, time);
-    for (const field of CHANGE_TIMES) delete service[field];
     if (!byOrganization.has(organizationId)) byOrganization.set(organizationId, []);
     byOrganization.get(organizationId)!.push(service);
   }
@@ -42,8 +40,9 @@ export async function attachServices(
   return changed;
 }
 
-/** The internal fields that say when a service changed, read to date an organization and then taken out. */
-const CHANGE_TIMES = ['_changed', '_modified'];
+/** The services of organizations, whole (less their copy of the organization) or by id, with their change times. */
+const FULL_SERVICES = { ...fullProjectionWithChangeTimes, organization: 0 };
+const SERVICE_IDS = { _id: 0, id: 1, organization: { id: 1 }, _changed: 1, _modified: 1 };
 
 /** The same for a stream of organizations, a batch at a time. */
 export async function* withServices(db: Db, organizations: AsyncIterable<Document>, full: boolean) {

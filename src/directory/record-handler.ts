@@ -3,7 +3,7 @@ import { notFound } from '../http/problem.ts';
 import { parseListParameters } from './list-params.ts';
 import type { Endpoint, QueryContext } from './endpoints.ts';
 import { attachServices } from './organization-services.ts';
-import { fullProjectionWith } from '../db/served-fields.ts';
+import { fullProjectionWithChangeTimes, takeChangeTimes } from '../db/served-fields.ts';
 import { storedBytes, storesWholeRecord } from '../db/served-bytes.ts';
 import { BatchedLookup } from '../db/batched-lookup.ts';
 import { latestTime } from './latest-time.ts';
@@ -36,11 +36,9 @@ export function recordHandler(endpoint: Endpoint, { db }: QueryContext) {
         return;
       }
     }
-    const record = await collection.findOne({ id }, { projection: RECORD_WITH_TIMES });
+    const record = await collection.findOne({ id }, { projection: fullProjectionWithChangeTimes });
     if (!record) throw missing();
-    const { _modified: modified, _changed: changed } = record;
-    delete record._modified;
-    delete record._changed;
+    const { modified, changed } = takeChangeTimes(record);
     const servicesChanged = storesWholeRecord(endpoint.entity)
       ? undefined
       : (await attachServices(db, [record], fullServices)).get(id);
@@ -54,7 +52,6 @@ export function recordHandler(endpoint: Endpoint, { db }: QueryContext) {
  * `_changed` when the document last changed (for records without a last_modified).
  */
 const SERVED_FORM = { _id: 0, id: 1, _json: 1, _etag: 1, _modified: 1, _changed: 1 };
-const RECORD_WITH_TIMES = fullProjectionWith('_modified', '_changed');
 
 /**
  * Last-Modified: the record's last_modified when it has one, else when its document (or, for an

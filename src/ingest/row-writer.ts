@@ -53,14 +53,13 @@ const parentReachingFields = new Map<EntityType, string[]>(
   [...linkFields].map(([entity, fields]) => {
     const unkept = new Set(
       rootEntities.flatMap((root) =>
-        relations[root]
-          .filter(
-            (relation) =>
-              relation.kind === 'many' &&
-              relation.entity === entity &&
-              rootExclusions[root].includes(relation.field),
-          )
-          .map((relation) => (relation as { foreignKey: string }).foreignKey),
+        relations[root].flatMap((relation) =>
+          relation.kind === 'many' &&
+          relation.entity === entity &&
+          rootExclusions[root].includes(relation.field)
+            ? [relation.foreignKey]
+            : [],
+        ),
       ),
     );
     return [entity, fields.filter((field) => !unkept.has(field))];

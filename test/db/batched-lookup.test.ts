@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { connect, createServer, type AddressInfo, type Server } from 'node:net';
 import { Int32, MongoClient, ReadConcern, type Collection, type CommandStartedEvent, type Db } from 'mongodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BatchedLookup } from '../../src/db/batched-lookup.ts';
@@ -115,6 +117,69 @@ describe('batched lookups by id', () => {
     const lookup = new BatchedLookup(db, 'records', projection);
     expect(await Promise.all(['none-1', 'none-2'].map((id) => lookup.find(id)))).toEqual([null, null]);
     expect(finds).toEqual([{ id: { $in: ['none-1', 'none-2'] } }]);
+  });
+
+  describe('over a connection cut while the first find is sent', () => {
+    /** A proxy to the test database that drops the connection carrying the first `find` command. */
+    async function cuttingProxy(): Promise<Server> {
+      const { hostname, port } = new URL(testDatabase.uri);
+      let cut = false;
+      const proxy = createServer((socket) => {
+        const upstream = connect(Number(port), hostname);
+        upstream.on('error', () => socket.destroy());
+        socket.on('error', () => upstream.destroy());
+        upstream.pipe(socket);
+        socket.on('data', (chunk: Buffer) => {
+          // An OP_MSG whose command document starts with the string field `find`.
+          if (!cut && chunk.includes('\x02find\x00')) {
+            cut = true;
+            socket.destroy();
+            upstream.destroy();
+          } else upstream.write(chunk);
+        });
+      });
+      proxy.listen(0, '127.0.0.1');
+      await once(proxy, 'listening');
+      return proxy;
+    }
+
+    async function lookUpThrough(retryReads: boolean) {
+      const proxy = await cuttingProxy();
+      const sent: unknown[] = [];
+      const viaProxy = new MongoClient(`mongodb://127.0.0.1:${(proxy.address() as AddressInfo).port}/`, {
+        directConnection: true,
+        monitorCommands: true,
+        retryReads,
+      });
+      viaProxy.on('commandStarted', (event: CommandStartedEvent) => {
+        if (event.commandName === 'find') sent.push(event.command.filter);
+      });
+      try {
+        const lookup = new BatchedLookup(viaProxy.db(db.databaseName), 'records', projection);
+        const answer = await lookup.find(idOf(5)).then(
+          (document) => ({ document }),
+          (error: unknown) => ({ error }),
+        );
+        return { answer, sent };
+      } finally {
+        await viaProxy.close();
+        proxy.close();
+      }
+    }
+
+    it('is tried once more, as the driver retries a read after a network error', async (context) => {
+      if (testDatabase.kind !== 'standin') context.skip(); // one host to proxy: the stand-in's
+      const { answer, sent } = await lookUpThrough(true);
+      expect(answer).toEqual({ document: { id: idOf(5), n: 5 } });
+      expect(sent).toEqual([{ id: idOf(5) }, { id: idOf(5) }]);
+    });
+
+    it('fails without a second try when the client says retryReads=false', async (context) => {
+      if (testDatabase.kind !== 'standin') context.skip();
+      const { answer, sent } = await lookUpThrough(false);
+      expect(answer).toEqual({ error: expect.objectContaining({ name: 'MongoNetworkError' }) });
+      expect(sent).toHaveLength(1);
+    });
   });
 
   it('decodes with the BSON options of the collection, as a cursor would', async () => {
