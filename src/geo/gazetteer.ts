@@ -32,7 +32,7 @@ export class Gazetteer {
    * postcodes were loaded.
    */
   async loadCsv(file: string): Promise<number> {
-    const rows = parseCsv(createReadStream(file, { encoding: 'utf8' }));
+    const rows = parseCsv(createReadStream(file));
     const first = await rows.next();
     const header = first.done ? [] : first.value.map((name) => name.trim().toLowerCase());
     const column = (names: string[]) => header.findIndex((name) => names.includes(name));

@@ -64,9 +64,10 @@ describe('the CSV parser', () => {
 
   it('keeps spaces, and quotes not opening a field, as text', async () => {
     expect(await parse(' a , "b" \n')).toEqual([[' a ', ' "b" ']]);
+    // Text after a closing quote makes the field text, its quotes kept (csv-parse's relax_quotes).
     expect(await parse('5" pipe,x\n"quoted"tail,y')).toEqual([
       ['5" pipe', 'x'],
-      ['quotedtail', 'y'],
+      ['"quoted"tail', 'y'],
     ]);
   });
 
@@ -91,6 +92,31 @@ describe('the CSV parser', () => {
     await expect(reading).rejects.toThrow(CsvSyntaxError);
     await expect(reading).rejects.toMatchObject({ line: 2 });
     expect(records).toEqual([['a', 'b']]);
+  });
+
+  it('names the line an unclosed quoted field opens on, whatever the chunks and line breaks before it', async () => {
+    // [text, records before the error, line of the opening quote]
+    const cases: [string, number, number][] = [
+      ['"never', 0, 1],
+      ['\uFEFFa\r\n\r\n"never\r\n', 2, 3],
+      // Line breaks inside quoted cells count, a CRLF as one; so do those of the same record's earlier cells.
+      ['a,"1\r\n2\r\n3"\r\nb,c\r\nd,"4\r\n5","never\r\nclosed\r\n', 2, 6],
+      ['a,"1\n2"\rb\r\nc,"never\n', 2, 4],
+      ["a;'1\r2';'never", 0, 2],
+    ];
+    for (const [text, recordCount, line] of cases) {
+      const dialect = text.includes(';') ? { delimiter: ';', quoteChar: "'" } : {};
+      for (let size = 1; size <= text.length; size += 1) {
+        const records: string[][] = [];
+        const reading = (async () => {
+          for await (const record of parseCsv(inChunks(text, size), dialect)) records.push(record);
+        })();
+        const label = `${JSON.stringify(text)} in chunks of ${size}`;
+        await expect(reading, label).rejects.toThrow(`a quoted field opened on line ${line} is never closed`);
+        await expect(reading, label).rejects.toMatchObject({ name: 'CsvSyntaxError', line });
+        expect(records, label).toHaveLength(recordCount);
+      }
+    }
   });
 });
 
@@ -344,6 +370,77 @@ describe('reading a tabular-form package', () => {
         error: expect.stringContaining('no list of resources'),
       },
     ]);
+  });
+
+  it('reads a byte order mark, CRLF, LF and lone CR line breaks mixed, and line breaks inside quoted cells', async () => {
+    const dir = await writePackage([resource('service', 'services.csv', serviceFields)], {
+      'services.csv':
+        '\uFEFFid,name,status\r\n' +
+        `${SERVICE_A},"Pantry\r\n(weekly)",active\n` +
+        `${SERVICE_B},"Meals, ""hot""\nand cold",active\r` +
+        `${SERVICE_C},Rides,active`,
+    });
+    const records = await collect(readTabularPackage(dir));
+    expect(records.map((record) => [record.source.row, record.value, record.error])).toEqual([
+      [1, { id: SERVICE_A, name: 'Pantry\r\n(weekly)', status: 'active' }, undefined],
+      [2, { id: SERVICE_B, name: 'Meals, "hot"\nand cold', status: 'active' }, undefined],
+      [3, { id: SERVICE_C, name: 'Rides', status: 'active' }, undefined],
+    ]);
+  });
+
+  it('reads a row with fewer cells than the header, leaving the missing ones out', async () => {
+    const dir = await writePackage([resource('service', 'services.csv', serviceFields)], {
+      'services.csv': `id,name,status,minimum_age\n${SERVICE_A},Pantry\n${SERVICE_B}\n${SERVICE_C},C,active,3\n`,
+    });
+    expect((await collect(readTabularPackage(dir))).map((record) => record.value)).toEqual([
+      { id: SERVICE_A, name: 'Pantry' },
+      { id: SERVICE_B },
+      { id: SERVICE_C, name: 'C', status: 'active', minimum_age: 3 },
+    ]);
+  });
+
+  it('reports a quoted cell never closed at its row and the line it opens on, after the rows before it', async () => {
+    // Line breaks inside quoted cells count for the line (a CRLF as one), not for the row.
+    const dir = await writePackage([resource('service', 'services.csv', serviceFields)], {
+      'services.csv':
+        'id,name,status\r\n' +
+        `${SERVICE_A},"Pantry\r\nweekly\r\n(closed Mondays)",active\r\n` +
+        `${SERVICE_B},"Meals\r\nhot","active\r\n${SERVICE_C},C,active\r\n`,
+    });
+    const file = join(dir, 'services.csv');
+    expect(await collect(readTabularPackage(dir))).toEqual([
+      expect.objectContaining({
+        source: { file, row: 1 },
+        value: expect.objectContaining({ id: SERVICE_A }),
+      }),
+      {
+        source: { file, row: 2 },
+        entity: 'service',
+        error:
+          'the table is not valid CSV (a quoted field opened on line 6 is never closed); the rest of it was not read',
+      },
+    ]);
+  });
+
+  it('reads every row of a table of many chunks before a quoted cell left open at its end', async () => {
+    const rows = 5_000;
+    const row = (index: number) =>
+      `a0000000-0000-4000-8000-${String(index).padStart(12, '0')},"Service ${index}, in a row long enough",active\n`;
+    const text =
+      'id,name,status\n' + Array.from({ length: rows }, (_, index) => row(index)).join('') + '"x,y\n';
+    expect(text.length).toBeGreaterThan(4 * 64 * 1024);
+    const dir = await writePackage([resource('service', 'services.csv', serviceFields)], {
+      'services.csv': text,
+    });
+    const records = await collect(readTabularPackage(dir));
+    expect(records).toHaveLength(rows + 1);
+    expect(records.filter((record) => record.value !== undefined).map((record) => record.source.row)).toEqual(
+      Array.from({ length: rows }, (_, index) => index + 1),
+    );
+    expect(records.at(-1)).toMatchObject({
+      source: { row: rows + 1 },
+      error: expect.stringContaining(`a quoted field opened on line ${rows + 2} is never closed`),
+    });
   });
 });
 

@@ -46,7 +46,7 @@ async function* readTable(table: PackageTable, entity: EntityType): AsyncGenerat
   let columns = table.header ? undefined : table.fields.map((field) => field.name);
   let row = 0;
   try {
-    const cells = parseCsv(createReadStream(file, { encoding: 'utf8' }), table.dialect);
+    const cells = parseCsv(createReadStream(file), table.dialect);
     for await (const cellsOfRow of cells) {
       if (columns === undefined) {
         columns = cellsOfRow.map((name) => name.trim());
