@@ -1,12 +1,12 @@
 import { MongoClient } from 'mongodb';
 import { z } from 'zod';
+import { booleanFlag } from './boolean-flag.ts';
 import { LOGIN_PATTERN, LOGIN_RULE } from './management/user-input.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
-const flag = z.stringbool({ truthy: ['true', '1', 'yes'], falsy: ['false', '0', 'no'] });
 
 /**
- * Every setting comes from the environment (twelve-factor); each variable is documented in the README.
+ * Every setting comes from the environment (twelve-factor); each variable is documented in docs/configuration.md.
  * Unset and empty variables both mean "use the default", so `FOO=` in an env file does not break start-up.
  */
 const EnvironmentSchema = z
@@ -30,7 +30,7 @@ const EnvironmentSchema = z
     HSDS_DATA_DIR: z.string().min(1).default('.data'),
     HSDS_EMBEDDED: z.enum(['auto', 'mongod', 'standin']).default('auto'),
     HSDS_EMBEDDED_DB_PORT: port.default(27217),
-    HSDS_SEED: flag.optional(),
+    HSDS_SEED: booleanFlag.optional(),
     HSDS_PUBLIC_URL: z
       .url({ protocol: /^https?$/ })
       .refine(
@@ -39,7 +39,7 @@ const EnvironmentSchema = z
       )
       .transform((url) => url.replace(/\/+$/, ''))
       .optional(),
-    HSDS_TRUST_PROXY: flag.default(false),
+    HSDS_TRUST_PROXY: booleanFlag.default(false),
     HSDS_PROXY_HOPS: z.coerce.number().int().min(1).max(16).default(1),
     HSDS_BODY_LIMIT_BYTES: z.coerce
       .number()
@@ -72,7 +72,7 @@ const EnvironmentSchema = z
       .regex(/\S/, 'must not be only spaces')
       .optional(),
     HSDS_META_SYSTEM: z.string().min(1).default('hsds-api'),
-    HSDS_META_LOG_READS: flag.default(false),
+    HSDS_META_LOG_READS: booleanFlag.default(false),
     HSDS_META_BODY_LIMIT_BYTES: z.coerce
       .number()
       .int()

@@ -1,4 +1,4 @@
-import { Binary } from 'mongodb';
+import type { Binary } from 'mongodb';
 import type { RootEntity } from '../ingest/entities.ts';
 
 /**
@@ -7,14 +7,8 @@ import type { RootEntity } from '../ingest/entities.ts';
  */
 export const servedBytes = (json: string): Buffer => Buffer.from(json, 'utf8');
 
-/**
- * The bytes of a stored served form, or undefined when the document has none. Databases loaded before the
- * forms were binary hold them as strings, which are encoded here (an unchanged re-import keeps them).
- */
-export function storedBytes(value: unknown): Buffer | undefined {
-  if (typeof value === 'string') return servedBytes(value);
-  if (!(value instanceof Binary)) return undefined;
-  // A view of the driver's reply buffer: no copy.
+/** The bytes of a stored served form: a view of the driver's reply buffer, no copy. */
+export function storedBytes(value: Binary): Buffer {
   const bytes = value.buffer;
   return Buffer.from(bytes.buffer, bytes.byteOffset, value.position);
 }

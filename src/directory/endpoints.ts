@@ -5,7 +5,6 @@ import type { RootEntity } from '../ingest/entities.ts';
 import { and, organizationClassification, searchClause, sharedFilter } from './list-filters.ts';
 import type { ParameterName } from './list-params.ts';
 import { postcodeQuery, type NearPoint } from './postcode-query.ts';
-import { listProjections } from '../db/served-shapes.ts';
 
 export interface QueryContext {
   db: Db;
@@ -24,7 +23,6 @@ export interface Endpoint {
   entity: RootEntity;
   collection: string;
   parameters: readonly ParameterName[];
-  listProjection: Document;
   query(parameters: Record<string, unknown>, context: QueryContext): Promise<ListQuery>;
 }
 
@@ -37,7 +35,6 @@ export const endpoints: Endpoint[] = [
     entity: 'service',
     collection: documentCollection.service,
     parameters: [...COMMON, ...CLASSIFIED, 'minimal'],
-    listProjection: listProjections.service,
     query: async (parameters, { db }) => ({
       filter: await sharedFilter(db, parameters, { organizationId: 'organization.id' }),
     }),
@@ -47,7 +44,6 @@ export const endpoints: Endpoint[] = [
     entity: 'organization',
     collection: documentCollection.organization,
     parameters: [...COMMON, 'taxonomy_term_id', 'taxonomy_id', 'full', 'full_service'],
-    listProjection: listProjections.organization,
     query: async (parameters, { db }) => {
       const clauses = await organizationClassification(db, parameters);
       if (typeof parameters.search === 'string') clauses.push(searchClause(parameters.search));
@@ -59,7 +55,6 @@ export const endpoints: Endpoint[] = [
     entity: 'service_at_location',
     collection: documentCollection.service_at_location,
     parameters: [...COMMON, ...CLASSIFIED, 'postcode', 'proximity'],
-    listProjection: listProjections.service_at_location,
     query: async (parameters, { db, gazetteer }) => {
       const shared = await sharedFilter(db, parameters, { organizationId: 'service.organization.id' });
       const postcode = postcodeQuery(
@@ -75,7 +70,6 @@ export const endpoints: Endpoint[] = [
     entity: 'taxonomy',
     collection: documentCollection.taxonomy,
     parameters: COMMON,
-    listProjection: listProjections.taxonomy,
     query: async (parameters) => ({
       filter: typeof parameters.search === 'string' ? searchClause(parameters.search) : {},
     }),
@@ -85,7 +79,6 @@ export const endpoints: Endpoint[] = [
     entity: 'taxonomy_term',
     collection: documentCollection.taxonomy_term,
     parameters: [...COMMON, 'taxonomy_id', 'top_only', 'parent_id'],
-    listProjection: listProjections.taxonomy_term,
     query: async (parameters) => {
       const clauses: Document[] = [];
       if (typeof parameters.search === 'string') clauses.push(searchClause(parameters.search));

@@ -1,6 +1,6 @@
 import type { Db, Document } from 'mongodb';
 import { documentCollection } from '../db/collections.ts';
-import { querySpellings } from '../search/keywords.ts';
+import { wordsIn } from '../search/keywords.ts';
 import { termAndDescendants } from './taxonomy-descendants.ts';
 
 /** The filters the core list endpoints share; each endpoint passes the parameters it takes. */
@@ -38,16 +38,14 @@ export async function sharedFilter(
 }
 
 /**
- * Every word of the search must be among the document's words (case- and accent-insensitive), in one of
- * the spellings a stored document may hold it in. A search without a word (`!!`, `🍔`) matches nothing,
- * as a search box would show it: no record has such a word.
+ * Every word of the search must be among the document's words (case- and accent-insensitive, in plain
+ * spelling). A search without a word (`!!`, `🍔`) matches nothing, as a search box would show it: no record
+ * has such a word.
  */
 export function searchClause(search: string): Document {
-  const words = querySpellings(search);
+  const words = wordsIn(search);
   if (words.length === 0) return MATCHES_NOTHING;
-  return and(
-    words.map((spellings) => ({ _search: spellings.length === 1 ? spellings[0] : { $in: spellings } })),
-  );
+  return and(words.map((word) => ({ _search: word })));
 }
 
 /** An indexed condition no document meets. */

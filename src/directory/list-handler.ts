@@ -10,6 +10,7 @@ import { attachServices, withServices } from './organization-services.ts';
 import { withinCircle } from './postcode-query.ts';
 import { fullProjection } from '../db/served-fields.ts';
 import { servedBytes, storedBytes, storesWholeRecord } from '../db/served-bytes.ts';
+import { isJsonObject } from '../json.ts';
 
 const COMMA = Buffer.from(',');
 const PAGE_END = Buffer.from(']}');
@@ -47,7 +48,6 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
         mapped(cursor, (service) => ({ id: service.id, modified_date: service.last_modified })),
       );
     }
-    const projection = parameters.full === true ? fullProjection : endpoint.listProjection;
     const page = parameters.page as number;
     const perPage = parameters.per_page as number;
     const countFilter = query.near ? { $and: [query.filter, withinCircle(query.near)] } : query.filter;
@@ -65,31 +65,32 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
           ctx,
           withServices(
             context.db,
-            open(context, endpoint, query, projection, { batchSize: STREAM_BATCH.full }),
+            open(context, endpoint, query, fullProjection, { batchSize: STREAM_BATCH.full }),
             fullServices,
           ),
         );
       }
       const [total, contents] = await Promise.all([
         count(),
-        open(context, endpoint, query, projection, { skip: (page - 1) * perPage, limit: perPage }).toArray(),
+        open(context, endpoint, query, fullProjection, {
+          skip: (page - 1) * perPage,
+          limit: perPage,
+        }).toArray(),
       ]);
       await attachServices(context.db, contents, fullServices);
       ctx.body = { ...pageHeader(total, page, perPage, contents.length), contents };
       return;
     }
-    const form: StoredForm =
-      parameters.full === true ? { field: '_json', projection } : { field: '_item', projection };
-    const served = { _id: 0, id: 1, [form.field]: 1 };
+    // The form stored with each record: `_json` whole, `_item` as a list item.
+    const field = parameters.full === true ? '_json' : '_item';
+    const served = { _id: 0, [field]: 1 };
     if (parameters.format === 'ndjson') {
       return await sendNdjson(
         ctx,
         storedForms(
-          context,
-          endpoint,
-          form,
+          field,
           open(context, endpoint, query, served, {
-            batchSize: form.field === '_json' ? STREAM_BATCH.full : STREAM_BATCH.item,
+            batchSize: field === '_json' ? STREAM_BATCH.full : STREAM_BATCH.item,
           }),
         ),
       );
@@ -98,9 +99,7 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
       count(),
       collect(
         storedForms(
-          context,
-          endpoint,
-          form,
+          field,
           open(context, endpoint, query, served, { skip: (page - 1) * perPage, limit: perPage }),
         ),
       ),
@@ -109,34 +108,12 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
   };
 }
 
-/** A serialized form stored with each record (`_json` whole, `_item` as a list item), and the projection that gives it otherwise. */
-interface StoredForm {
-  field: '_json' | '_item';
-  projection: Document;
-}
-
 /**
- * Records in the form asked for, as serialized at import: no decoding of nested documents and no
- * serializing per read. A document stored before those forms existed is read with the projection instead.
+ * Records in a form stored with them, as serialized at import: no decoding of nested documents and no
+ * serializing per read.
  */
-async function* storedForms(
-  context: QueryContext,
-  endpoint: Endpoint,
-  form: StoredForm,
-  cursor: AsyncIterable<Document>,
-): AsyncGenerator<SerializedJson> {
-  for await (const document of cursor) {
-    const bytes = storedBytes(document[form.field]);
-    if (bytes) yield new SerializedJson(bytes);
-    else {
-      const record = await context.db
-        .collection(endpoint.collection)
-        .findOne({ id: document.id }, { projection: form.projection });
-      // Removed since the cursor found it: left out, as a later query would leave it out.
-      if (record) yield new SerializedJson(servedBytes(JSON.stringify(record)));
-    }
-  }
-}
+const storedForms = (field: '_json' | '_item', cursor: AsyncIterable<Document>) =>
+  mapped(cursor, (document) => new SerializedJson(storedBytes(document[field])));
 
 async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const all: T[] = [];
@@ -203,5 +180,4 @@ function open(
  * that one (two bytes) stays a body that is not an object.
  */
 const isEmptyBody = (ctx: Context, body: unknown) =>
-  (body === '' && !(ctx.request.length > 0)) ||
-  (body !== null && typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0);
+  (body === '' && !(ctx.request.length > 0)) || (isJsonObject(body) && Object.keys(body).length === 0);

@@ -1,13 +1,9 @@
 import { z } from 'zod';
+import { booleanFlag } from '../boolean-flag.ts';
 import { HttpProblem } from '../http/problem.ts';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../http/paging.ts';
 import { queryInteger } from '../http/query-integer.ts';
-
-/** Query values arrive as strings, JSON bodies as booleans: both are accepted. */
-const flag = z.preprocess(
-  (value) => (value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value),
-  z.boolean({ error: 'must be true or false' }),
-);
+import { isJsonObject, type Json } from '../json.ts';
 
 const text = z
   .string({ error: 'must be a string' })
@@ -69,17 +65,19 @@ export const parameters = {
       'Records modified on or after this ISO 8601 date (midnight UTC) or date-time with a time zone, ' +
         'e.g. 2025-06-01 or 2025-06-01T08:00:00Z.',
     ),
-  minimal: flag
+  minimal: booleanFlag
     .default(false)
     .describe('true: a plain JSON array of {id, modified_date} for every match, unpaged.'),
-  full: flag.default(false).describe('true: fully nested items instead of one-to-one fields.'),
-  full_service: flag
+  full: booleanFlag.default(false).describe('true: fully nested items instead of one-to-one fields.'),
+  full_service: booleanFlag
     .default(false)
     .describe(
       "true: an organization's services fully nested instead of by id (on lists with full=true: list " +
         'items carry no services otherwise).',
     ),
-  top_only: flag.default(false).describe('true: only the terms at the top of their hierarchy (no parent).'),
+  top_only: booleanFlag
+    .default(false)
+    .describe('true: only the terms at the top of their hierarchy (no parent).'),
   parent_id: text.optional().describe('Only the direct children of the term with this id.'),
   postcode: text
     .optional()
@@ -117,17 +115,17 @@ export function parseListParameters<Names extends ParameterName>(
   query: Record<string, string | string[] | undefined>,
   body: unknown,
 ) {
-  if (body !== undefined && (body === null || typeof body !== 'object' || Array.isArray(body))) {
+  if (body !== undefined && !isJsonObject(body)) {
     throw new HttpProblem(400, 'The request body must be a JSON object of list parameters.', {
       errors: [{ field: '$', message: 'must be a JSON object' }],
     });
   }
-  const given: Record<string, unknown> = { ...query, ...(body as Record<string, unknown> | undefined) };
+  const given: Json = { ...query, ...body };
   let errors: { parameter: string; message: string }[] = [];
   const values: Record<string, unknown> = {};
   for (const name of names) {
     const value = given[name];
-    if (Array.isArray(value) && name in query && !(body && name in (body as object))) {
+    if (Array.isArray(value) && name in query && !(body && name in body)) {
       errors.push({ parameter: name, message: 'must be given once' });
       continue;
     }

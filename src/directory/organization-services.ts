@@ -29,9 +29,7 @@ export async function attachServices(
   for (const service of services) {
     const organizationId = full ? (service.organization_id as string) : (service.organization?.id as string);
     if (!full) delete service.organization;
-    // A document of an earlier version has no _changed: its last_modified stands for it.
-    const times = takeChangeTimes(service);
-    const time = latestTime(changed.get(organizationId), times.changed ?? times.modified);
+    const time = latestTime(changed.get(organizationId), takeChangeTimes(service).changed);
     if (time) changed.set(organizationId, time);
     if (!byOrganization.has(organizationId)) byOrganization.set(organizationId, []);
     byOrganization.get(organizationId)!.push(service);
@@ -42,7 +40,7 @@ export async function attachServices(
 
 /** The services of organizations, whole (less their copy of the organization) or by id, with their change times. */
 const FULL_SERVICES = { ...fullProjectionWithChangeTimes, organization: 0 };
-const SERVICE_IDS = { _id: 0, id: 1, organization: { id: 1 }, _changed: 1, _modified: 1 };
+const SERVICE_IDS = { _id: 0, id: 1, organization: { id: 1 }, _changed: 1 };
 
 /** The same for a stream of organizations, a batch at a time. */
 export async function* withServices(db: Db, organizations: AsyncIterable<Document>, full: boolean) {

@@ -17,31 +17,25 @@ export function recordHandler(endpoint: Endpoint, { db }: QueryContext) {
   const servedForms = new BatchedLookup(db, endpoint.collection, SERVED_FORM);
   return async (ctx: Context) => {
     const id = (ctx.params as { id: string }).id;
-    const collection = db.collection(endpoint.collection);
     const missing = () => notFound(`No ${endpoint.entity.replace(/_/g, ' ')} with id '${id}'.`);
-    // Checked before any read: a bad value is a 400 whether or not the record exists.
-    const fullServices =
-      !storesWholeRecord(endpoint.entity) &&
-      parseListParameters(['full_service'], ctx.query, undefined).full_service === true;
     if (storesWholeRecord(endpoint.entity)) {
       // The record as serialized at import: one indexed read, no decoding of the nested document.
       const stored = await servedForms.find(id);
       if (!stored) throw missing();
-      const json = storedBytes(stored._json);
-      if (json && typeof stored._etag === 'string') {
-        setLastModified(ctx, latestTime(stored._modified) ?? latestTime(stored._changed));
-        ctx.state.entityTag = stored._etag;
-        ctx.type = 'application/json';
-        ctx.body = json;
-        return;
-      }
+      setLastModified(ctx, latestTime(stored._modified) ?? latestTime(stored._changed));
+      ctx.state.entityTag = stored._etag;
+      ctx.type = 'application/json';
+      ctx.body = storedBytes(stored._json);
+      return;
     }
-    const record = await collection.findOne({ id }, { projection: fullProjectionWithChangeTimes });
+    // Checked before any read: a bad value is a 400 whether or not the record exists.
+    const fullServices = parseListParameters(['full_service'], ctx.query, undefined).full_service === true;
+    const record = await db
+      .collection(endpoint.collection)
+      .findOne({ id }, { projection: fullProjectionWithChangeTimes });
     if (!record) throw missing();
     const { modified, changed } = takeChangeTimes(record);
-    const servicesChanged = storesWholeRecord(endpoint.entity)
-      ? undefined
-      : (await attachServices(db, [record], fullServices)).get(id);
+    const servicesChanged = (await attachServices(db, [record], fullServices)).get(id);
     setLastModified(ctx, latestTime(modified) ?? latestTime(changed, servicesChanged));
     ctx.body = record;
   };

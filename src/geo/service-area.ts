@@ -1,4 +1,5 @@
 import { geometryProblem, type GeoJsonGeometry } from './indexable.ts';
+import { isJsonObject } from '../json.ts';
 
 /** What a service area covers, in the forms postcode search can use. */
 export interface Coverage {
@@ -73,14 +74,11 @@ function parseGeometry(extent: string): GeoJsonGeometry | string {
     return 'extent is not valid JSON';
   }
   // A Feature wrapping the geometry is common in the wild; its geometry is what we index.
-  if (isObject(value) && value.type === 'Feature' && isObject(value.geometry)) value = value.geometry;
-  if (!isObject(value) || typeof value.type !== 'string' || !AREA_TYPES.has(value.type)) {
+  if (isJsonObject(value) && value.type === 'Feature' && isJsonObject(value.geometry)) value = value.geometry;
+  if (!isJsonObject(value) || typeof value.type !== 'string' || !AREA_TYPES.has(value.type)) {
     return 'extent is not a GeoJSON Polygon or MultiPolygon';
   }
   const geometry = { type: value.type, coordinates: value.coordinates };
   const problem = geometryProblem(geometry);
   return problem === undefined ? geometry : `extent is not a valid polygon: ${problem}`;
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);

@@ -1,8 +1,7 @@
 import { relations, rootExclusions, type EntityType, type RootEntity } from './entities.ts';
 import type { Row } from './row.ts';
 import type { RowSource } from './row-source.ts';
-
-type Json = Record<string, unknown>;
+import type { Json } from '../json.ts';
 
 /** Fields of a row that are bookkeeping, not HSDS. */
 const BOOKKEEPING = ['_id', '_hash', '_position'] as const;

@@ -1,15 +1,11 @@
 import { entityTypes, relations, type EntityType } from './entities.ts';
 import type { ChildList, Row, RowWrite } from './row.ts';
+import { isJsonObject, type Json } from '../json.ts';
 
 export interface Decomposition {
   rows: RowWrite[];
   childLists: ChildList[];
 }
-
-type Json = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Json =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
  * Splits one validated, nested HSDS record into the normalized rows it contains, setting on each child the
@@ -45,13 +41,13 @@ function visit(
     const nested = value[relation.field];
     if (nested === undefined) continue;
     if (relation.kind === 'one') {
-      if (!isObject(nested)) continue;
+      if (!isJsonObject(nested)) continue;
       row[relation.reference] = nested.id;
       visit(relation.entity, nested, 'merge', {}, out);
       continue;
     }
     if (!Array.isArray(nested)) continue;
-    const children = nested.filter(isObject);
+    const children = nested.filter(isJsonObject);
     out.childLists.push({
       entity: relation.entity,
       foreignKey: relation.foreignKey,

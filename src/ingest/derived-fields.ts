@@ -2,8 +2,7 @@ import { pointOf } from '../geo/indexable.ts';
 import { coverageOf } from '../geo/service-area.ts';
 import { keywordsOf } from '../search/keywords.ts';
 import type { RootEntity } from './entities.ts';
-
-type Json = Record<string, unknown>;
+import { isJsonObject, type Json } from '../json.ts';
 
 /**
  * Fields a stored document carries for queries only (never served): the words of its searchable text,
@@ -120,8 +119,6 @@ function classification(record: Json): Pick<DerivedFields, '_terms' | '_taxonomi
 const searchableTexts = (record: Json) => [record.name, record.alternate_name, record.description];
 const searchable = (record: Json) => keywordsOf(...searchableTexts(record));
 
-const asObject = (value: unknown): Json | undefined =>
-  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
+const asObject = (value: unknown): Json | undefined => (isJsonObject(value) ? value : undefined);
 
-const list = (value: unknown): Json[] =>
-  Array.isArray(value) ? value.filter((item): item is Json => asObject(item) !== undefined) : [];
+const list = (value: unknown): Json[] => (Array.isArray(value) ? value.filter(isJsonObject) : []);

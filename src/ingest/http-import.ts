@@ -5,6 +5,7 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { requireAccess } from '../auth/access-control.ts';
 import { protocolErrors } from '../auth/protocol-errors.ts';
+import { booleanFlag } from '../boolean-flag.ts';
 import type { Config } from '../config.ts';
 import { noStore } from '../http/no-store.ts';
 import { writesAfterIndexes } from '../http/writes-after-indexes.ts';
@@ -28,14 +29,11 @@ const SOURCE = 'request body';
 export const JSON_TYPES = new Set(['application/json']);
 export const NDJSON_TYPES = new Set(['application/x-ndjson', 'application/jsonl']);
 
-const flag = z
-  .enum(['true', 'false'], { error: "must be 'true' or 'false'" })
-  .transform((value) => value === 'true');
 /** Unknown parameters are refused: a mistyped `dry_run` must not become a real import. */
 export const ImportQuery = z.strictObject({
   type: z.enum(recordTypes, { error: `must be one of ${recordTypes.join(', ')}` }).optional(),
-  dry_run: flag.default(false),
-  wait: flag.default(false),
+  dry_run: booleanFlag.default(false),
+  wait: booleanFlag.default(false),
 });
 
 /** A received body: its records (read once), and what to clean up afterwards. */

@@ -7,14 +7,13 @@ import { composeRoots } from './compose.ts';
 import { RowSource, type BatchRows } from './row-source.ts';
 import { deriveFields } from './derived-fields.ts';
 import { composeServiceAtLocations } from './service-at-location-documents.ts';
-import { entityKey, relations, rootEntities, type RootEntity } from './entities.ts';
+import { relations, rootEntities, type RootEntity } from './entities.ts';
 import { servedBytes, storesWholeRecord } from '../db/served-bytes.ts';
 import { listItemOf } from '../db/served-shapes.ts';
 import { entityTag } from '../http/entity-tag.ts';
 import { documentHash } from './row.ts';
 import type { RowChanges } from './row-writer.ts';
-
-type Json = Record<string, unknown>;
+import type { Json } from '../json.ts';
 
 export interface MaterializeResult {
   /** Documents written, by root entity. */
@@ -132,7 +131,7 @@ async function rebuild(
     const given =
       root === 'service' &&
       typeof lastModified === 'string' &&
-      (givesLastModified(changes, id) || (refresh && !before));
+      (changes.givenLastModified.has(id) || (refresh && !before));
     const unchanged = before?._hash === hash && !(given && before.last_modified !== lastModified);
     if (unchanged && !refresh) continue;
     // Otherwise a service's last_modified is the time its document changed.
@@ -145,9 +144,8 @@ async function rebuild(
       ...fields,
       _deps: embeddedIds(document),
       _hash: hash,
-      // When what is served last changed (Last-Modified of records without a last_modified of their own);
-      // a document of an earlier version, which has none, gets the time of the rebuild that refreshes it.
-      _changed: (unchanged ? before._changed : undefined) ?? new Date(now()),
+      // When what is served last changed (Last-Modified of records without a last_modified of their own).
+      _changed: unchanged ? before._changed : new Date(now()),
       // Without a last_modified, the document's JSON is the content's, already serialized.
       ...servedForm(root, document, 'last_modified' in document ? undefined : contentJson),
     };
@@ -165,11 +163,6 @@ async function rebuild(
   );
   return operations.length;
 }
-
-/** Whether the imported data gives this service's last_modified (earlier versions' pending changes only
- * tell whether its row changed). */
-const givesLastModified = (changes: RowChanges, id: string) =>
-  changes.givenLastModified?.has(id) ?? changes.changedRows.has(entityKey('service', id));
 
 /**
  * The record exactly as `GET /{resource}/{id}` serves it, and as a list item, serialized once here rather

@@ -21,15 +21,13 @@ interface Owner {
 
 interface PendingChanges {
   _id: ObjectId;
-  /** Absent from records written before owners were recorded: those count as left. */
-  owner?: Owner;
-  heartbeatAt?: Date;
+  owner: Owner;
+  heartbeatAt: Date;
   touchedIds: string[];
   changedRows: string[];
   newRows: string[];
   changedRoots: Partial<Record<RootEntity, string[]>>;
-  /** Absent from records written before it was kept. */
-  givenLastModified?: string[];
+  givenLastModified: string[];
 }
 
 const THIS_PROCESS: Owner = { host: hostname(), pidSpace: PID_SPACE, pid: process.pid, token: randomUUID() };
@@ -51,7 +49,7 @@ export async function recordPending(db: Db, changes: RowChanges, _id = new Objec
     changedRows: [...changes.changedRows],
     newRows: [...changes.newRows],
     changedRoots: Object.fromEntries([...changes.changedRoots].map(([root, ids]) => [root, [...ids]])),
-    ...(changes.givenLastModified ? { givenLastModified: [...changes.givenLastModified] } : {}),
+    givenLastModified: [...changes.givenLastModified],
   });
   return _id;
 }
@@ -117,8 +115,8 @@ export class ImportPending {
  */
 function isLeft({ _id, owner, heartbeatAt }: PendingChanges, now: number): boolean {
   if (inProgress.has(_id.toHexString())) return false;
-  if (owner === undefined || owner.token === THIS_PROCESS.token) return true;
-  if (!(heartbeatAt instanceof Date) || now - heartbeatAt.getTime() > STALE_AFTER_MS) return true;
+  if (owner.token === THIS_PROCESS.token) return true;
+  if (now - heartbeatAt.getTime() > STALE_AFTER_MS) return true;
   return isGoneHere(owner.pid, owner.pidSpace);
 }
 
@@ -142,7 +140,7 @@ export async function* leftPending(db: Db): AsyncGenerator<{ id: ObjectId; chang
         changedRoots: new Map(
           Object.entries(pending.changedRoots).map(([root, ids]) => [root as RootEntity, new Set(ids)]),
         ),
-        ...(pending.givenLastModified ? { givenLastModified: new Set(pending.givenLastModified) } : {}),
+        givenLastModified: new Set(pending.givenLastModified),
       },
     };
   }

@@ -29,10 +29,9 @@ export interface RowChanges {
   changedRoots: Map<RootEntity, Set<string>>;
   /**
    * Services the imported data gives a `last_modified` for (their record, an item nesting them, or a
-   * reference to them that carries one): their documents show it. Absent from pending changes recorded
-   * by earlier versions.
+   * reference to them that carries one): their documents show it.
    */
-  givenLastModified?: Set<string>;
+  givenLastModified: Set<string>;
 }
 
 /** Fields linking a row to parents; a full replacement of the row keeps the links other parents made. */

@@ -4,8 +4,7 @@ import { fullProjection } from '../db/served-fields.ts';
 import { composeRoots } from './compose.ts';
 import { relations } from './entities.ts';
 import type { RowSource } from './row-source.ts';
-
-type Json = Record<string, unknown>;
+import type { Json } from '../json.ts';
 
 /**
  * Services at location, taken from their service documents: a service document already nests each of its

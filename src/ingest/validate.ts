@@ -2,8 +2,7 @@ import type { EntityType } from './entities.ts';
 import { rowSchema } from './entity-schemas.ts';
 import { describeSource, type InputRecord } from './input-record.ts';
 import { detectRecordType, recordSchema, type RecordType } from './record-type.ts';
-
-type Json = Record<string, unknown>;
+import type { Json } from '../json.ts';
 
 export interface Rejection {
   /** Where the record is: file and line, row or array position. */

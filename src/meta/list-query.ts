@@ -1,12 +1,12 @@
-import { DEFAULT_PER_PAGE } from '../http/paging.ts';
 import { invalidParameter } from '../http/problem.ts';
 import { queryInteger } from '../http/query-integer.ts';
-import { MAX_PER_PAGE } from '../management/list-parameters.ts';
 
-/**
- * What `page` and `per_page` of the meta list accept, from the text of a query string, and their
- * defaults. Spec 8.1 caps the management protocol's pages at 100; the meta protocol's lists follow it.
- */
+/** Entries on a page of the meta list when the caller does not say. */
+export const DEFAULT_PER_PAGE = 50;
+/** Spec 8.1 caps the management protocol's pages at 100; the meta protocol's lists follow it. */
+export const MAX_PER_PAGE = 100;
+
+/** What `page` and `per_page` of the meta list accept, from the text of a query string, and their defaults. */
 export const pagingParameters = {
   page: queryInteger(1, 1_000_000).default(1),
   per_page: queryInteger(1, MAX_PER_PAGE).default(DEFAULT_PER_PAGE),

@@ -1,3 +1,4 @@
+import { FLAG_SPELLINGS } from '../boolean-flag.ts';
 import { HSDS_VERSION } from '../directory/root.ts';
 import { componentSchemas } from './components.ts';
 import { directoryPaths } from './directory-paths.ts';
@@ -38,6 +39,9 @@ const tags = [
   { name: 'Bulk loading', description: 'Loading HSDS data over HTTP (our extension), for aggregators.' },
 ];
 
+/** Spellings as Markdown code: `true`, `1`, `yes`. */
+const spelled = (spellings: readonly string[]) => spellings.map((spelling) => `\`${spelling}\``).join(', ');
+
 const description = (baseUrl: string) =>
   `Open Referral Human Services Data Specification (HSDS) 3.0 API: the core read protocol.
 
@@ -49,6 +53,8 @@ Our profile, in brief (the full list of decisions is at [/profile](${baseUrl}/pr
 - POST on a list takes the same parameters in the query or as a JSON object body (body values win).
   Unknown parameters are ignored; a known one given twice or malformed is a 400 naming it (paging
   parameters of an unpaged answer, ndjson or \`minimal\`, are ignored even then).
+- Flags (\`full\`, \`minimal\`, \`full_service\`, \`top_only\`; \`dry_run\` and \`wait\` of \`POST /import\`)
+  take ${spelled(FLAG_SPELLINGS.true)} or ${spelled(FLAG_SPELLINGS.false)}, in any case; a JSON body may give them as booleans.
 - \`search\` matches whole words (case- and accent-insensitive; one without a letter or digit finds nothing);
   \`taxonomy_term_id\` also matches the terms below it; \`top_only=true\` lists the terms without a parent.
 - Errors are \`application/problem+json\` (RFC 9457). While the database is unreachable, requests that need it

@@ -1,5 +1,4 @@
-import { MAX_PER_PAGE } from '../management/list-parameters.ts';
-import { pagingParameters } from '../meta/list-query.ts';
+import { MAX_PER_PAGE, pagingParameters } from '../meta/list-query.ts';
 import { MetaEntry, MetaEntryInput, MetaEntryPage, MetaEntryUpdate } from './meta-schemas.ts';
 import {
   jsonRequestBody,

@@ -28,24 +28,12 @@ const UNDECOMPOSED = new RegExp(`[${Object.keys(PLAIN_SPELLING).join('')}]`, 'gu
 
 const plainSpelling = (word: string) => word.replace(UNDECOMPOSED, (letter) => PLAIN_SPELLING[letter]!);
 
-export const wordsIn = (text: string): string[] => wordsWithMarksStripped(text).map(plainSpelling);
-
-/**
- * For each word of a query, the spellings a stored document may hold it in: as `wordsIn` spells it, and as
- * documents stored before the plain spellings were (which kept "łodz") do, until they are rebuilt.
- */
-export function querySpellings(text: string): string[][] {
-  return wordsWithMarksStripped(text).map((word) => {
-    const plain = plainSpelling(word);
-    return plain === word ? [word] : [plain, word];
-  });
-}
-
-function wordsWithMarksStripped(text: string): string[] {
-  return text
+/** The words of a text, lower-cased, without accents and in plain spelling: as stored, and as searched. */
+export const wordsIn = (text: string): string[] =>
+  text
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean);
-}
+    .filter(Boolean)
+    .map(plainSpelling);

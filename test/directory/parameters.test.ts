@@ -644,6 +644,34 @@ describe('full and full_service', () => {
   });
 });
 
+describe('flags', () => {
+  it('take true, 1 and yes, and false, 0 and no, in any case, in the query and as text in a body', async () => {
+    const asTrue = await client.getJson('/services?full=true&per_page=3');
+    const asFalse = await client.getJson('/services?full=false&per_page=3');
+    expect(asTrue).not.toEqual(asFalse);
+    for (const value of ['1', 'yes', 'YES', 'True'])
+      expect(await client.getJson(`/services?full=${value}&per_page=3`), `full=${value}`).toEqual(asTrue);
+    for (const value of ['0', 'no', 'NO', 'False'])
+      expect(await client.getJson(`/services?full=${value}&per_page=3`), `full=${value}`).toEqual(asFalse);
+    expect(await client.postJson('/services', { full: 'Yes', per_page: 3 })).toEqual(asTrue);
+    expect(await client.getJson(`/organizations/${ORGANIZATION}?full_service=YES`)).toEqual(
+      await client.getJson(`/organizations/${ORGANIZATION}?full_service=true`),
+    );
+  });
+
+  it('refuse any other value with a 400 naming the flag and the values it takes', async () => {
+    for (const [target, parameter] of [
+      ['/services?full=maybe', 'full'],
+      ['/services?minimal=on', 'minimal'],
+      ['/taxonomy_terms?top_only=y', 'top_only'],
+      [`/organizations/${ORGANIZATION}?full_service=2`, 'full_service'],
+    ] as const) {
+      const problem = await expectProblem(await fetch(url(target)), 400, target);
+      expect(problem.errors).toEqual([{ parameter, message: 'must be true, 1 or yes, or false, 0 or no' }]);
+    }
+  });
+});
+
 describe('taxonomy terms', () => {
   const terms = fixture('taxonomy_terms.json');
 

@@ -3,8 +3,9 @@
  * with fresh ids, so tests can mutate them freely.
  */
 import type { Projection } from '../../src/hsds/index.ts';
+import type { Json } from '../../src/json.ts';
 
-type Sample = Record<string, unknown>;
+type Sample = Json;
 
 let lastId = 0;
 /** A valid, unique UUID (version 4 layout). */

@@ -13,8 +13,7 @@ import { materialize } from '../../src/ingest/materialize.ts';
 import type { RowChanges } from '../../src/ingest/row-writer.ts';
 import { openIndexedDatabase, startTestDatabase, type TestDatabase } from '../support/database.ts';
 import { importLines } from '../support/import.ts';
-
-type Json = Record<string, unknown>;
+import type { Json } from '../../src/json.ts';
 
 let testDatabase: TestDatabase;
 let database: Database;
@@ -59,6 +58,7 @@ async function rebuildAllFromDatabase(): Promise<Map<RootEntity, number>> {
     changedRows: new Set(),
     newRows: new Set(),
     changedRoots,
+    givenLastModified: new Set(),
   };
   return (await materialize(db, changes, { now: () => '2030-01-01T00:00:00.000Z' })).written;
 }

@@ -10,8 +10,7 @@ import type { ImportReport } from '../../src/ingest/report.ts';
 import { readInputPath } from '../../src/ingest/sources/input-path.ts';
 import { indexedDatabases } from '../support/database.ts';
 import { withoutGeneratedFields } from './generated-fields.ts';
-
-type Json = Record<string, unknown>;
+import type { Json } from '../../src/json.ts';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const sharedHsds = resolve(repoRoot, '../shared/hsds');

@@ -1,6 +1,5 @@
 import { relations } from '../../src/ingest/entities.ts';
-
-type Json = Record<string, unknown>;
+import { isJsonObject } from '../../src/json.ts';
 
 /**
  * Fields a stored nested document carries that the import writes itself, beyond what the input gave:
@@ -23,9 +22,6 @@ const LINK_FIELDS: ReadonlySet<string> = new Set(
   ),
 );
 
-const isObject = (value: unknown): value is Json =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
-
 /**
  * A stored document without the fields the import generates (see above), so it can be deep-compared with
  * what was imported. Given `like` (the input the document was built from), a link field is removed only
@@ -38,8 +34,8 @@ export function withoutGeneratedFields(document: unknown, like?: unknown): unkno
       withoutGeneratedFields(item, Array.isArray(like) ? like[index] : undefined),
     );
   }
-  if (!isObject(document)) return document;
-  const given = isObject(like) ? like : {};
+  if (!isJsonObject(document)) return document;
+  const given = isJsonObject(like) ? like : {};
   return Object.fromEntries(
     Object.entries(document)
       .filter(([key]) => !key.startsWith('_') && !(LINK_FIELDS.has(key) && !(key in given)))

@@ -597,6 +597,7 @@ describe('documents the database cannot take', () => {
       changedRows: new Set([`service:${SVC2}`]),
       newRows: new Set(),
       changedRoots: new Map([['service', new Set([SVC2])]]),
+      givenLastModified: new Set(),
     });
 
     const ORG2 = '88888888-8888-4888-8888-888888888888';

@@ -15,8 +15,7 @@ import { applyRowChanges, planRowChanges, rowWriteSequence } from '../../src/ing
 import { validateRecord } from '../../src/ingest/validate.ts';
 import { indexedDatabases } from '../support/database.ts';
 import { importLines } from '../support/import.ts';
-
-type Json = Record<string, unknown>;
+import type { Json } from '../../src/json.ts';
 
 const databases = indexedDatabases();
 beforeAll(() => databases.start());

@@ -185,6 +185,7 @@ describe('rebuilding documents under a lease', () => {
       changedRows: new Set<string>(),
       newRows: new Set<string>(),
       changedRoots,
+      givenLastModified: new Set<string>(),
     };
     let checks = 0;
     const beforeWrite = async () => {

@@ -5,7 +5,8 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { call, createUser, eventually, storedEntries, type JsonObject, type TestUser } from './support.ts';
+import type { Json } from '../../src/json.ts';
+import { call, createUser, eventually, storedEntries, type TestUser } from './support.ts';
 import { defaultDocument } from '../openapi/default-document.ts';
 import { documentValidator } from '../openapi/document-validator.ts';
 import { responseSchemaPath } from '../openapi/response-schema.ts';
@@ -92,6 +93,20 @@ describe('POST /import?wait=true', () => {
     expect(await app.database.db.collection('records.service').findOne({ id: record.id })).toBeNull();
   });
 
+  it('takes its flags in every spelling of a flag, in any case', async () => {
+    for (const query of ['?wait=1&dry_run=YES', '?wait=Yes&dry_run=1']) {
+      const record = service(`Dry ${query}`);
+      const response = await post(query, JSON.stringify(record), 'application/json');
+      expect(response.status, query).toBe(200);
+      expect(await response.json()).toMatchObject({ dryRun: true, inserted: 1 });
+      expect((await getService(record.id)).status).toBe(404);
+    }
+    const written = service('Written with dry_run=No');
+    const response = await post('?wait=TRUE&dry_run=No', JSON.stringify(written), 'application/json');
+    expect(await response.json()).toMatchObject({ dryRun: false, inserted: 1 });
+    expect((await getService(written.id)).status).toBe(200);
+  });
+
   it('records the call as a Complete meta entry with the report', async () => {
     const record = service('Recorded');
     await post('?wait=true', JSON.stringify(record), 'application/json');
@@ -117,7 +132,7 @@ describe('POST /import answered 202', () => {
     const record = service('Later');
     const response = await post('', encode([record]), type);
     expect(response.status).toBe(202);
-    const entry = (await response.json()) as JsonObject;
+    const entry = (await response.json()) as Json;
     expect(entry).toMatchObject({ status: 'Waiting', path: '/import', verb: 'POST', appid: loader.login });
     expect(response.headers.get('location')).toBe(`/meta/${entry.id}/`);
     // Import reports and the audit trail are nobody's to cache.
@@ -193,7 +208,7 @@ describe('POST /import refusals', () => {
     expect(utf8.status).toBe(200);
   });
 
-  it.each(['type=program', 'wait=yes', 'dry_run=1', 'dryrun=true'])('answers 400 for %s', async (query) => {
+  it.each(['type=program', 'wait=maybe', 'dry_run=2', 'dryrun=true'])('answers 400 for %s', async (query) => {
     const response = await post(`?${query}`, '[]', 'application/json');
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ code: 400, errors: [{ parameter: query.split('=')[0] }] });
@@ -366,7 +381,7 @@ describe('POST /import on a server behind a path-prefixed proxy, whose data dire
   it('points Location at the public URL', async () => {
     const response = await postTo('', JSON.stringify([service()]), 'application/json');
     expect(response.status).toBe(202);
-    const entry = (await response.json()) as JsonObject;
+    const entry = (await response.json()) as Json;
     expect(response.headers.get('location')).toBe(`https://api.example.org/hsds/meta/${String(entry.id)}/`);
   });
 

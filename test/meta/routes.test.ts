@@ -185,6 +185,15 @@ describe('meta entries: list', () => {
   it('accepts per_page=100', async () => {
     expect((await call(app, 'GET', '/meta/?per_page=100', { headers: auditor.headers })).status).toBe(200);
   });
+
+  it('serves 50 entries a page when not asked for a size', async () => {
+    await Promise.all(Array.from({ length: 51 }, (_, at) => create({ appid: `filler-${at}` })));
+    const { status, body } = await call(app, 'GET', '/meta/', { headers: auditor.headers });
+    expect(status).toBe(200);
+    const total = body.total_items as number;
+    expect(total).toBeGreaterThan(50);
+    expect(body).toMatchObject({ size: 50, total_pages: Math.ceil(total / 50), last_page: false });
+  });
 });
 
 describe('meta entries: access', () => {

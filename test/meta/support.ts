@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hashSecret } from '../../src/auth/secret.ts';
 import type { Grant } from '../../src/auth/grants.ts';
 import { ACCESS_ENTRIES, META_ENTRIES, USERS } from '../../src/management/collections.ts';
+import type { Json } from '../../src/json.ts';
 import type { MetaEntry } from '../../src/meta/entry.ts';
 import type { TestApp } from '../support/app.ts';
 
@@ -58,16 +59,13 @@ export const entryFor = (app: TestApp, verb: string, path: string) =>
     (await storedEntries(app)).find((entry) => entry.verb === verb && entry.path === path),
   );
 
-/** A JSON response body, loosely typed: tests say what they expect of it. */
-export type JsonObject = Record<string, unknown>;
-
 /** A JSON request to the app; the answer with its body parsed. */
 export async function call(
   app: TestApp,
   method: string,
   path: string,
   options: { headers?: Record<string, string>; body?: unknown } = {},
-): Promise<{ status: number; body: JsonObject; headers: Headers; text: string }> {
+): Promise<{ status: number; body: Json; headers: Headers; text: string }> {
   const response = await fetch(`${app.url}${path}`, {
     method,
     headers: {
@@ -79,7 +77,7 @@ export async function call(
   const text = await response.text();
   return {
     status: response.status,
-    body: text ? (JSON.parse(text) as JsonObject) : {},
+    body: text ? (JSON.parse(text) as Json) : {},
     headers: response.headers,
     text,
   };

@@ -11,8 +11,8 @@ import { DEFAULT_MANAGEMENT_PREFIX as PREFIX, defaultDocument } from './default-
 import { documentValidator } from './document-validator.ts';
 import { dereferenced } from './references.ts';
 import { responseSchemaPath } from './response-schema.ts';
+import type { Json } from '../../src/json.ts';
 
-type Json = Record<string, unknown>;
 interface Parameter {
   name: string;
   in: string;
@@ -139,6 +139,10 @@ describe('meta and import parameters', () => {
         ).toBe(true);
       }
     });
+    expect(parameterNamed('/meta/', 'get', 'per_page')).toMatchObject({
+      description: 'Entries on a page, at most 100.',
+      schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 },
+    });
   });
 
   it('documents exactly the query of POST /import, with its defaults', () => {
@@ -146,7 +150,7 @@ describe('meta and import parameters', () => {
       Object.keys(ImportQuery.shape),
     );
     for (const name of ['dry_run', 'wait'])
-      expect(parameterNamed('/import', 'post', name).schema.default).toBe('false');
+      expect(parameterNamed('/import', 'post', name).schema).toEqual({ type: 'boolean', default: false });
     const type = parameterNamed('/import', 'post', 'type').schema;
     expect(type.enum).toEqual(ImportQuery.shape.type.unwrap().options);
   });

@@ -1,4 +1,4 @@
-type Json = Record<string, unknown>;
+import type { Json } from '../../src/json.ts';
 
 /** The member of the document a local `$ref` (`#/components/schemas/Service`) points to, if any. */
 export function resolveRef(document: object, ref: string): unknown {

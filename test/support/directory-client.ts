@@ -4,11 +4,12 @@
  */
 import { expect } from 'vitest';
 import type { PageHeader } from '../../src/http/paging.ts';
+import type { Json } from '../../src/json.ts';
 import { seedSampleData } from '../../src/ingest/seed.ts';
 import { createLogger } from '../../src/log.ts';
 import { startTestApp, type TestApp } from './app.ts';
 
-export type Item = Record<string, unknown>;
+export type Item = Json;
 
 export interface ListPage extends PageHeader {
   contents: Item[];
