@@ -1,8 +1,11 @@
-# Production image: the API only; point MONGODB_URI at a MongoDB replica set or Atlas.
+# Production image: the API only; point MONGODB_URI at a MongoDB replica set or Atlas (required: the image
+# has no embedded database, neither the stand-in nor mongodb-memory-server, which are dev dependencies).
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The one workspace package the API runs with; packages/mongo-standin stays out.
+COPY packages/geojson-sphere ./packages/geojson-sphere
 RUN npm ci --omit=dev && npm cache clean --force
 COPY src ./src
 COPY docs ./docs

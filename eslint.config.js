@@ -1,6 +1,14 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** A workspace package is used through its one public entry point (its name), never a path inside it. */
+const deepPackageImports = [
+  {
+    group: ['mongo-standin/*', 'geojson-sphere/*', '**/packages/*/**'],
+    message: 'Import a workspace package by its name only: its public entry point (src/index.ts).',
+  },
+];
+
 export default tseslint.config(
   { ignores: ['node_modules', '.data', 'dist', 'coverage'] },
   js.configs.recommended,
@@ -9,6 +17,27 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: deepPackageImports }],
+    },
+  },
+  {
+    // The product loads the stand-in only when it starts an embedded database, by import() in
+    // src/db/embedded.ts: a server on MongoDB never loads it.
+    files: ['src/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'mongo-standin',
+              message: 'The app loads the stand-in only on demand: use import() where the embedded database starts.',
+              allowTypeImports: true,
+            },
+          ],
+          patterns: deepPackageImports,
+        },
+      ],
     },
   },
 );

@@ -4,7 +4,7 @@
  * bench's memory grow with the data whatever the code measured does; apart, each process's peaks are its
  * own (and they run on separate cores, as against a real mongod).
  */
-import { startStandin } from '../src/standin/server.ts';
+import { startStandin } from 'mongo-standin';
 import { childOfBench } from './child-process.ts';
 
 const dataDir = process.argv[2];

@@ -1,7 +1,6 @@
 import { ConfigError } from './config.ts';
 import { isDatabaseUnavailable } from './db/unavailable.ts';
 import { ImportLeaseLost } from './ingest/import-lease.ts';
-import { DataDirInUse } from './standin/storage/data-dir-lock.ts';
 
 /** System and argument errors an operator fixes by reading their message: a port, a path, an option. */
 const OPERATOR_ERROR_CODES = new Set([
@@ -13,6 +12,8 @@ const OPERATOR_ERROR_CODES = new Set([
   'ENOTDIR',
   'EISDIR',
   'ENOTFOUND',
+  // The embedded database's data directory is held by another live process (the stand-in's DataDirInUse).
+  'ERR_DATA_DIR_IN_USE',
   'ERR_PARSE_ARGS_UNKNOWN_OPTION',
   'ERR_PARSE_ARGS_INVALID_OPTION_VALUE',
   'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL',
@@ -24,7 +25,7 @@ const OPERATOR_ERROR_CODES = new Set([
  * out of reach, an import that lost its lease), the whole error with its stack for anything else.
  */
 export function failureMessage(error: unknown): unknown {
-  if (error instanceof ConfigError || error instanceof DataDirInUse || error instanceof ImportLeaseLost)
+  if (error instanceof ConfigError || error instanceof ImportLeaseLost)
     return error.message;
   if (isDatabaseUnavailable(error)) return `the database cannot be reached: ${(error as Error).message}`;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;

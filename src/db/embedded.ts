@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import type { Logger } from 'pino';
-import { startStandin } from '../standin/server.ts';
+import { ConfigError } from '../config.ts';
 
 export type EmbeddedKind = 'mongod' | 'standin';
 
@@ -127,6 +127,7 @@ async function startOwnDatabase(options: EmbeddedDatabaseOptions): Promise<Embed
     }
   }
   const dbPath = options.dbPath ?? path.join(options.dataDir, 'standin');
+  const { startStandin } = await loadStandin();
   const server = await startStandin({
     host: HOST,
     port,
@@ -135,6 +136,22 @@ async function startOwnDatabase(options: EmbeddedDatabaseOptions): Promise<Embed
   });
   logger.info({ uri: server.uri, dbPath }, 'embedded database: MongoDB stand-in');
   return { kind: 'standin', uri: server.uri, close: () => server.close() };
+}
+
+/**
+ * The stand-in, loaded only here: a server given MONGODB_URI (or running mongod) never loads it. An
+ * install without development dependencies (the production image) has none: MONGODB_URI is required.
+ */
+async function loadStandin() {
+  try {
+    return await import('mongo-standin');
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    if (code !== 'ERR_MODULE_NOT_FOUND' || !message.includes("'mongo-standin'")) throw error;
+    throw new ConfigError(
+      'MONGODB_URI is not set, and this installation has no embedded database (it was installed without development dependencies): set MONGODB_URI',
+    );
+  }
 }
 
 async function startMongod(options: EmbeddedDatabaseOptions): Promise<EmbeddedDatabase> {

@@ -1,10 +1,8 @@
+import { EARTH_RADIUS_METERS } from 'geojson-sphere';
 import type { Document } from 'mongodb';
 import type { Gazetteer } from '../geo/gazetteer.ts';
 import { listedPostcodes } from '../geo/service-area.ts';
 import { invalidParameter } from '../http/problem.ts';
-
-/** MongoDB's earth radius, to turn metres into the radians `$centerSphere` takes. */
-const EARTH_RADIUS_METERS = 6_378_100;
 
 export interface NearPoint {
   point: { type: 'Point'; coordinates: [number, number] };

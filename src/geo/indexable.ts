@@ -1,19 +1,15 @@
-import { validateGeoKeys } from '../standin/geo/index.ts';
+import { geometryDefect } from 'geojson-sphere';
 
 export type GeoJsonGeometry = { type: string; coordinates: unknown };
 
 /**
- * Why MongoDB's 2dsphere index would refuse this geometry, or undefined if it accepts it. The check is the
- * stand-in's model of MongoDB's own (ranges, closed rings, no self-crossing): data we cannot index is left
- * out of geo search rather than failing the whole document on write.
+ * Why MongoDB's 2dsphere index would refuse this geometry, or undefined if it accepts it. The check is
+ * geojson-sphere's model of MongoDB's own (ranges, closed rings, no self-crossing), the one the stand-in
+ * applies too: data we cannot index is left out of geo search rather than failing the whole document on
+ * write.
  */
 export function geometryProblem(geometry: GeoJsonGeometry): string | undefined {
-  try {
-    validateGeoKeys({ geometry }, 'geometry');
-    return undefined;
-  } catch (error) {
-    return (error as Error).message.replace(/^Can't extract geo keys: .*? {2}/s, '');
-  }
+  return geometryDefect(geometry, 'geometry');
 }
 
 /** A GeoJSON Point for a latitude and longitude, or a reason they cannot be one. */

@@ -1,4 +1,5 @@
 import type { Db, ObjectId } from 'mongodb';
+import pLimit from 'p-limit';
 import { decompose, type Decomposition } from './decompose.ts';
 import { entityKey, type EntityType } from './entities.ts';
 import { describeSource, type InputRecord } from './input-record.ts';
@@ -17,7 +18,6 @@ import {
 import { applyRowChanges, planRowChanges, type RowChanges } from './row-writer.ts';
 import type { BatchRows } from './row-source.ts';
 import { RebuildQueue } from './rebuild-queue.ts';
-import { SerialQueue } from '../serial-queue.ts';
 import { validateRecord } from './validate.ts';
 import { ImportLeaseLost, withImportLease, type ImportLease, type LeaseTimings } from './import-lease.ts';
 
@@ -56,7 +56,7 @@ const tabularRow = (
  * imports rebuilding the same documents at once could each write what it composed before the other's
  * rows. Across processes, the import lease (import-lease.ts) keeps them one at a time too.
  */
-const importsOfThisProcess = new SerialQueue();
+const importsOfThisProcess = pLimit(1);
 
 /**
  * Imports HSDS records: validates each, writes the normalized rows that changed, then rebuilds every
@@ -69,7 +69,7 @@ export function importRecords(
   records: AsyncIterable<InputRecord>,
   options: ImportOptions = {},
 ): Promise<ImportReport> {
-  return importsOfThisProcess.run(() => runImport(db, records, options));
+  return importsOfThisProcess(() => runImport(db, records, options));
 }
 
 async function runImport(

@@ -8,7 +8,7 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { Database } from '../../src/db/database.ts';
 import { createLogger } from '../../src/log.ts';
-import { startStandin } from '../../src/standin/server.ts';
+import { startStandin } from 'mongo-standin';
 import { freePort } from '../support/free-port.ts';
 import { waitFor } from '../support/process.ts';
 

@@ -11,7 +11,7 @@ import {
   replaceDuplicate,
   replacing,
 } from '../../src/ingest/bulk-writes.ts';
-import { startStandin } from '../../src/standin/server.ts';
+import { startStandin } from 'mongo-standin';
 import { leavingOutUnindexableGeo } from '../../src/ingest/unindexable-geo.ts';
 import { randomDatabaseName, startTestDatabase, type TestDatabase } from '../support/database.ts';
 import { freePort } from '../support/free-port.ts';

@@ -1,15 +1,9 @@
 /**
- * A database for tests: real MongoDB when `MONGODB_URI` is set, otherwise the offline
- * MongoDB stand-in (`src/standin/`) started in-process on a free port with a fresh data dir.
+ * A database for the app's tests: real MongoDB when `MONGODB_URI` is set, otherwise the offline
+ * MongoDB stand-in (the `mongo-standin` package) started in-process on a free port with a fresh data dir.
  *
- * Running the contract suite against real MongoDB (it must pass there too; that is what
- * holds the stand-in to MongoDB's behaviour):
- *
- *     MONGODB_URI=mongodb://localhost:27017 npx vitest run test/contract
- *
- * Against real MongoDB each `startTestDatabase()` uses a fresh database named
- * `hsds_test_<random>` and drops it on `close()`. The durability tests, which have to kill and
- * restart the server, are skipped there.
+ * Against real MongoDB each `startTestDatabase()` uses a fresh database named `hsds_test_<random>` and
+ * drops it on `close()`: `MONGODB_URI=mongodb://localhost:27017 npm test`.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -34,7 +28,14 @@ export const usingExternalMongo = (): boolean => Boolean(process.env.MONGODB_URI
 
 export const randomDatabaseName = (): string => `hsds_test_${randomBytes(6).toString('hex')}`;
 
+/** Unit tests (`*.unit.test.ts`, HSDS_TEST_UNIT) need no database: one that starts one is in the wrong project. */
+function refuseInUnitTests(): void {
+  if (process.env.HSDS_TEST_UNIT)
+    throw new Error('a unit test (*.unit.test.ts) started a database: name it *.test.ts, or use none');
+}
+
 export async function startTestDatabase(): Promise<TestDatabase> {
+  refuseInUnitTests();
   const external = process.env.MONGODB_URI;
   if (external) {
     const client = await new MongoClient(external).connect();
@@ -55,7 +56,7 @@ export async function startTestDatabase(): Promise<TestDatabase> {
   }
 
   // Imported lazily so that a run against real MongoDB never loads the stand-in.
-  const { startStandin } = await import('../../src/standin/server.ts');
+  const { startStandin } = await import('mongo-standin');
   const dataDir = await mkdtemp(join(tmpdir(), 'hsds-standin-'));
   let standin: Awaited<ReturnType<typeof startStandin>> | undefined;
   let client: MongoClient | undefined;

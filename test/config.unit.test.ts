@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.ts';
+
+describe('loadConfig', () => {
+  it('has defaults that run the embedded database with sample data', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      mongodbUri: undefined,
+      dbName: 'hsds',
+      dataDir: '.data',
+      embedded: 'auto',
+      embeddedDbPort: 27217,
+      seed: true,
+      logLevel: 'info',
+    });
+  });
+
+  it('does not seed an external database unless asked', () => {
+    expect(loadConfig({ MONGODB_URI: 'mongodb://db:27017' }).seed).toBe(false);
+    expect(loadConfig({ MONGODB_URI: 'mongodb+srv://cluster.example.net', HSDS_SEED: 'true' }).seed).toBe(
+      true,
+    );
+  });
+
+  it('takes true, 1 and yes, and false, 0 and no, in any case, for every boolean variable', () => {
+    const flags = [
+      ['HSDS_SEED', 'seed'],
+      ['HSDS_TRUST_PROXY', 'trustProxy'],
+      ['HSDS_META_LOG_READS', 'metaLogReads'],
+    ] as const;
+    for (const [variable, setting] of flags) {
+      for (const value of ['true', '1', 'yes', 'TRUE', 'Yes'])
+        expect(loadConfig({ [variable]: value })[setting], `${variable}=${value}`).toBe(true);
+      for (const value of ['false', '0', 'no', 'FALSE', 'No'])
+        expect(loadConfig({ [variable]: value })[setting], `${variable}=${value}`).toBe(false);
+      for (const value of ['maybe', 'on', '2'])
+        expect(() => loadConfig({ [variable]: value })).toThrow(
+          `Invalid configuration: ${variable}: must be true, 1 or yes, or false, 0 or no`,
+        );
+    }
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ PORT: '', MONGODB_URI: '' })).toMatchObject({ port: 8080, mongodbUri: undefined });
+  });
+
+  it('strips a trailing slash from the public URL', () => {
+    expect(loadConfig({ HSDS_PUBLIC_URL: 'https://api.example.org/hsds/' }).publicUrl).toBe(
+      'https://api.example.org/hsds',
+    );
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['MONGODB_URI', 'postgres://x'],
+    ['HSDS_EMBEDDED', 'docker'],
+    ['HSDS_SEED', 'maybe'],
+    ['HSDS_PUBLIC_URL', 'ftp://example.org'],
+    ['LOG_LEVEL', 'loud'],
+    ['HSDS_DB_NAME', 'a/b'],
+    ['HSDS_PROXY_HOPS', '0'],
+    ['HSDS_ADMIN_LOGIN', 'ro ot'],
+  ])('rejects %s=%s with a message naming the variable', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration: ${name}: `));
+  });
+
+  it('takes the first administrator only whole: a login without a code, or a code without a login, is refused', () => {
+    const code = 'a-long-enough-code';
+    expect(loadConfig({ HSDS_ADMIN_LOGIN: 'root', HSDS_ADMIN_CODE: code }).admin).toEqual({
+      login: 'root',
+      code,
+    });
+    expect(() => loadConfig({ HSDS_ADMIN_LOGIN: 'root' })).toThrow(
+      /HSDS_ADMIN_CODE: must be set with HSDS_ADMIN_LOGIN/,
+    );
+    expect(() => loadConfig({ HSDS_ADMIN_CODE: code })).toThrow(
+      /HSDS_ADMIN_LOGIN: must be set with HSDS_ADMIN_CODE/,
+    );
+  });
+
+  it('keeps meta entries for good unless given a number of days', () => {
+    expect(loadConfig({}).metaRetentionDays).toBe(0);
+    expect(loadConfig({ HSDS_META_RETENTION_DAYS: '90' }).metaRetentionDays).toBe(90);
+    for (const bad of ['-1', '1.5', 'forever'])
+      expect(() => loadConfig({ HSDS_META_RETENTION_DAYS: bad })).toThrow(/HSDS_META_RETENTION_DAYS: /);
+  });
+
+  it('refuses what the driver, the timers and links could not use', () => {
+    for (const [variable, value, message] of [
+      ['MONGODB_URI', 'mongodb://127.0.0.1:27017/?badopt=1', /MONGODB_URI: option badopt is not supported/],
+      ['MONGODB_URI', 'mongodb://db:99999/', /MONGODB_URI: .*99999/],
+      ['HSDS_SHUTDOWN_TIMEOUT_MS', '3000000000', /HSDS_SHUTDOWN_TIMEOUT_MS: must be at most an hour/],
+      ['HSDS_REQUEST_TIMEOUT_MS', '500', /HSDS_REQUEST_TIMEOUT_MS: must be at least a second/],
+      ['HSDS_REQUEST_TIMEOUT_MS', '0', /HSDS_REQUEST_TIMEOUT_MS: must be at least a second/],
+      ['HSDS_PUBLIC_URL', 'https://api.example.org/hsds?x=1', /HSDS_PUBLIC_URL: must not have a query/],
+    ] as const)
+      expect(() => loadConfig({ [variable]: value }), value).toThrow(message);
+    expect(() => loadConfig({ HSDS_ADMIN_LOGIN: 'admin', HSDS_ADMIN_CODE: ' '.repeat(12) })).toThrow(
+      /HSDS_ADMIN_CODE: must not be only spaces/,
+    );
+    expect(
+      loadConfig({ MONGODB_URI: 'mongodb+srv://cluster0.example.net/?retryWrites=true' }).mongodbUri,
+    ).toBe('mongodb+srv://cluster0.example.net/?retryWrites=true');
+  });
+
+  it('names every bad variable at once', () => {
+    expect(() => loadConfig({ PORT: 'x', LOG_LEVEL: 'y' })).toThrow(/PORT: .*; LOG_LEVEL: /);
+  });
+});

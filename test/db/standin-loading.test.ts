@@ -1,0 +1,94 @@
+/*
+ * The stand-in is a development and offline database: a server given MONGODB_URI never loads it, and an
+ * install without it (the production image) needs MONGODB_URI. The server runs as `npm start` does, with a
+ * preload that records every module it resolves, or hides packages as an install without them would.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { randomDatabaseName, startTestDatabase, type TestDatabase } from '../support/database.ts';
+import { freePort } from '../support/free-port.ts';
+import { startScript, waitFor, type RunningProcess } from '../support/process.ts';
+
+const PRELOAD = fileURLToPath(new URL('../support/module-hooks.mjs', import.meta.url));
+
+let database: TestDatabase;
+let dir: string;
+const running: RunningProcess[] = [];
+
+beforeAll(async () => {
+  database = await startTestDatabase();
+  dir = await mkdtemp(path.join(tmpdir(), 'hsds-standin-loading-'));
+});
+afterEach(async () => {
+  for (const server of running.splice(0)) {
+    server.child.kill('SIGKILL');
+    await server.exited;
+  }
+});
+afterAll(async () => {
+  await database?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+/** Starts the server, waits until it is ready, and gives the URLs of the modules it resolved. */
+async function modulesOfReadyServer(name: string, env: Record<string, string>): Promise<string[]> {
+  const port = await freePort();
+  const log = path.join(dir, `${name}.log`);
+  const server = startScript('src/main.ts', {
+    NODE_OPTIONS: `--import=${PRELOAD}`,
+    RESOLVED_MODULES_FILE: log,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    HSDS_SEED: 'false',
+    HSDS_DATA_DIR: path.join(dir, name),
+    ...env,
+  });
+  running.push(server);
+  await waitFor(
+    async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).ok,
+    30_000,
+    `the server to be ready\n${server.output()}`,
+  );
+  return (await readFile(log, 'utf8')).split('\n').filter(Boolean);
+}
+
+const isStandin = (url: string) => url.includes('/packages/mongo-standin/');
+
+describe('the stand-in package', () => {
+  it('is not loaded by a server given MONGODB_URI', async () => {
+    const modules = await modulesOfReadyServer('uri', {
+      MONGODB_URI: database.uri,
+      HSDS_DB_NAME: randomDatabaseName(),
+    });
+    expect(modules.some((url) => url.includes('/src/app.ts'))).toBe(true);
+    expect(modules.filter(isStandin)).toEqual([]);
+  });
+
+  it('is loaded when the server starts the embedded database', async () => {
+    const modules = await modulesOfReadyServer('embedded', {
+      HSDS_EMBEDDED: 'standin',
+      HSDS_EMBEDDED_DB_PORT: String(await freePort()),
+    });
+    expect(modules.filter(isStandin)).not.toEqual([]);
+  });
+
+  it('is required, with MONGODB_URI, by an install without development dependencies', async () => {
+    const server = startScript('src/main.ts', {
+      NODE_OPTIONS: `--import=${PRELOAD}`,
+      MISSING_PACKAGES: 'mongo-standin,mongodb-memory-server',
+      PORT: String(await freePort()),
+      HOST: '127.0.0.1',
+      HSDS_DATA_DIR: path.join(dir, 'production'),
+      HSDS_EMBEDDED_DB_PORT: String(await freePort()),
+    });
+    running.push(server);
+    expect(await server.exited).toBe(1);
+    expect(server.output()).toContain(
+      'MONGODB_URI is not set, and this installation has no embedded database (it was installed without development dependencies): set MONGODB_URI',
+    );
+    expect(server.output()).not.toMatch(/\n\s+at /);
+  });
+});
