@@ -31,7 +31,8 @@ export default tseslint.config(
           paths: [
             {
               name: 'mongo-standin',
-              message: 'The app loads the stand-in only on demand: use import() where the embedded database starts.',
+              message:
+                'The app loads the stand-in only on demand: use import() where the embedded database starts.',
               allowTypeImports: true,
             },
           ],

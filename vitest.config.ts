@@ -26,7 +26,11 @@ export default defineConfig({
       { extends: true, test: { name: 'app', include: ['test/**/*.test.ts'], exclude: [UNIT] } },
       {
         extends: true,
-        test: { name: 'mongo-standin', include: ['packages/mongo-standin/test/**/*.test.ts'], exclude: [UNIT] },
+        test: {
+          name: 'mongo-standin',
+          include: ['packages/mongo-standin/test/**/*.test.ts'],
+          exclude: [UNIT],
+        },
       },
     ],
   },

@@ -18,7 +18,7 @@ import { z } from 'zod';
 import { HttpProblem } from '../src/http/problem.ts';
 import { AccessEntryStore } from '../src/management/access-entries.ts';
 import { accessEntryInput } from '../src/management/access-entry-input.ts';
-import type { StoredUser } from '../src/management/collections.ts';
+import type { StoredUser } from '../src/db/protocol-records.ts';
 import { parseBody } from '../src/management/parse-body.ts';
 import { newUserInput, userCode } from '../src/management/user-input.ts';
 import { UserStore } from '../src/management/users.ts';

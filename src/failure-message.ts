@@ -25,8 +25,7 @@ const OPERATOR_ERROR_CODES = new Set([
  * out of reach, an import that lost its lease), the whole error with its stack for anything else.
  */
 export function failureMessage(error: unknown): unknown {
-  if (error instanceof ConfigError || error instanceof ImportLeaseLost)
-    return error.message;
+  if (error instanceof ConfigError || error instanceof ImportLeaseLost) return error.message;
   if (isDatabaseUnavailable(error)) return `the database cannot be reached: ${(error as Error).message}`;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (typeof code === 'string' && OPERATOR_ERROR_CODES.has(code)) return (error as Error).message;

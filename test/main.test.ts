@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { hashSecret } from '../src/auth/secret.ts';
-import { ACCESS_ENTRIES, USERS } from '../src/management/collections.ts';
+import { ACCESS_ENTRIES, USERS } from '../src/db/protocol-records.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from './support/free-port.ts';
 import { startScript, waitFor, type RunningProcess } from './support/process.ts';

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Db } from 'mongodb';
-import { ACCESS_ENTRIES, type StoredAccessEntry, type StoredUser } from '../management/collections.ts';
+import { ACCESS_ENTRIES, type StoredAccessEntry, type StoredUser } from '../db/protocol-records.ts';
 import { HttpProblem } from '../http/problem.ts';
 import { authenticate } from './authenticate.ts';
 import { credentialsOf, type Credentials } from './credentials.ts';

@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { USERS, type StoredUser } from '../management/collections.ts';
+import { USERS, type StoredUser } from '../db/protocol-records.ts';
 import type { Credentials } from './credentials.ts';
 import { unmatchableHash, verifySecret } from './secret.ts';
 

@@ -1,5 +1,5 @@
 import type { Binary } from 'mongodb';
-import type { RootEntity } from '../ingest/entities.ts';
+import type { RootEntity } from '../hsds/entities.ts';
 
 /**
  * The served forms (`_json`, `_item`) are stored as BSON binary holding UTF-8 JSON: read back, they are

@@ -1,4 +1,4 @@
-import { relations, type EntityType, type RootEntity } from '../ingest/entities.ts';
+import { relations, type EntityType, type RootEntity } from '../hsds/entities.ts';
 import { isJsonObject, type Json } from '../json.ts';
 
 /** Which nested entities a list item keeps (themselves cut to one-to-one fields), by field. */

@@ -1,7 +1,7 @@
 import type { Db, Document } from 'mongodb';
 import { documentCollection } from '../db/collections.ts';
 import type { Gazetteer } from '../geo/gazetteer.ts';
-import type { RootEntity } from '../ingest/entities.ts';
+import type { RootEntity } from '../hsds/entities.ts';
 import { and, organizationClassification, searchClause, sharedFilter } from './list-filters.ts';
 import type { ParameterName } from './list-params.ts';
 import { postcodeQuery, type NearPoint } from './postcode-query.ts';

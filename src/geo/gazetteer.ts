@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { createRequire } from 'node:module';
-import { parseCsv } from '../ingest/sources/csv-parser.ts';
+import { parseCsv } from '../csv.ts';
 import { fiveDigitZip, normalizePostcode } from './service-area.ts';
 
 export interface Centroid {

@@ -1,4 +1,4 @@
-import { relations, rootExclusions, type EntityType, type RootEntity } from './entities.ts';
+import { relations, rootExclusions, type EntityType, type RootEntity } from '../hsds/entities.ts';
 import type { Row } from './row.ts';
 import type { RowSource } from './row-source.ts';
 import type { Json } from '../json.ts';

@@ -1,4 +1,4 @@
-import { entityTypes, relations, type EntityType } from './entities.ts';
+import { entityTypes, relations, type EntityType } from '../hsds/entities.ts';
 import type { ChildList, Row, RowWrite } from './row.ts';
 import { isJsonObject, type Json } from '../json.ts';
 

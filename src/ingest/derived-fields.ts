@@ -1,7 +1,7 @@
 import { pointOf } from '../geo/indexable.ts';
 import { coverageOf } from '../geo/service-area.ts';
 import { keywordsOf } from '../search/keywords.ts';
-import type { RootEntity } from './entities.ts';
+import type { RootEntity } from '../hsds/entities.ts';
 import { isJsonObject, type Json } from '../json.ts';
 
 /**

@@ -25,7 +25,7 @@ import {
   Unit,
   oneToOne,
 } from '../hsds/index.ts';
-import type { EntityType } from './entities.ts';
+import type { EntityType } from '../hsds/entities.ts';
 
 const entitySchema = {
   service: Service,

@@ -1,7 +1,7 @@
 import type { Db, ObjectId } from 'mongodb';
 import pLimit from 'p-limit';
 import { decompose, type Decomposition } from './decompose.ts';
-import { entityKey, type EntityType } from './entities.ts';
+import { entityKey, type EntityType } from '../hsds/entities.ts';
 import { describeSource, type InputRecord } from './input-record.ts';
 import { materialize } from './materialize.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';

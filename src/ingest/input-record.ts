@@ -1,4 +1,4 @@
-import type { EntityType } from './entities.ts';
+import type { EntityType } from '../hsds/entities.ts';
 import type { RecordType } from './record-type.ts';
 
 /** Where a record came from, so a rejection can point at it. */

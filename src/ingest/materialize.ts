@@ -7,7 +7,7 @@ import { composeRoots } from './compose.ts';
 import { RowSource, type BatchRows } from './row-source.ts';
 import { deriveFields } from './derived-fields.ts';
 import { composeServiceAtLocations } from './service-at-location-documents.ts';
-import { relations, rootEntities, type RootEntity } from './entities.ts';
+import { relations, rootEntities, type RootEntity } from '../hsds/entities.ts';
 import { servedBytes, storesWholeRecord } from '../db/served-bytes.ts';
 import { listItemOf } from '../db/served-shapes.ts';
 import { entityTag } from '../http/entity-tag.ts';

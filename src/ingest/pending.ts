@@ -4,7 +4,7 @@ import type { Db } from 'mongodb';
 import { ObjectId } from 'mongodb';
 import { PENDING_COLLECTION } from '../db/collections.ts';
 import { isGoneHere, PID_SPACE } from '../process-running.ts';
-import type { RootEntity } from './entities.ts';
+import type { RootEntity } from '../hsds/entities.ts';
 import { HEARTBEAT_MS, STALE_AFTER_MS } from './import-entries.ts';
 import type { RowChanges } from './row-writer.ts';
 

@@ -1,7 +1,8 @@
 import type { Db } from 'mongodb';
 import { chunked, mapped } from '../async-iterables.ts';
 import { documentCollection } from '../db/collections.ts';
-import { rootEntities, rowCollection, type RootEntity } from './entities.ts';
+import { rootEntities, type RootEntity } from '../hsds/entities.ts';
+import { rowCollection } from '../db/collections.ts';
 import { withImportLease } from './import-lease.ts';
 import { materialize } from './materialize.ts';
 import { addRebuilt, type ImportReport } from './report.ts';

@@ -6,7 +6,7 @@ import {
   Taxonomy,
   TaxonomyTerm,
 } from '../hsds/index.ts';
-import { rootEntities, type RootEntity } from './entities.ts';
+import { rootEntities, type RootEntity } from '../hsds/entities.ts';
 
 /** The kinds of record an import takes: the nested forms the API serves. */
 export type RecordType = RootEntity;

@@ -1,5 +1,6 @@
 import type { Db } from 'mongodb';
-import { entityTypes, relations, rowCollection, type EntityType } from './entities.ts';
+import { entityTypes, relations, type EntityType } from '../hsds/entities.ts';
+import { rowCollection } from '../db/collections.ts';
 import type { Row } from './row.ts';
 
 /**

@@ -7,10 +7,10 @@ import {
   relations,
   rootEntities,
   rootExclusions,
-  rowCollection,
   type EntityType,
   type RootEntity,
-} from './entities.ts';
+} from '../hsds/entities.ts';
+import { rowCollection } from '../db/collections.ts';
 import { rowHash, type Row, type RowWrite } from './row.ts';
 import { bulkWriteWithRemedies, replaceDuplicate, replacing } from './bulk-writes.ts';
 import { childListKey, type BatchRows } from './row-source.ts';

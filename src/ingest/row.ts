@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { EntityType } from './entities.ts';
+import type { EntityType } from '../hsds/entities.ts';
 
 /** One normalized record: an entity's own single-valued fields plus the foreign keys tying it to parents. */
 export type Row = { _id: string; id: string; _position?: number; _hash?: string } & Record<string, unknown>;

@@ -2,7 +2,7 @@ import type { Db } from 'mongodb';
 import { documentCollection } from '../db/collections.ts';
 import { fullProjection } from '../db/served-fields.ts';
 import { composeRoots } from './compose.ts';
-import { relations } from './entities.ts';
+import { relations } from '../hsds/entities.ts';
 import type { RowSource } from './row-source.ts';
 import type { Json } from '../json.ts';
 

@@ -1,4 +1,4 @@
-import type { EntityType } from './entities.ts';
+import type { EntityType } from '../hsds/entities.ts';
 import { rowSchema } from './entity-schemas.ts';
 import { describeSource, type InputRecord } from './input-record.ts';
 import { detectRecordType, recordSchema, type RecordType } from './record-type.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Collection, Db, Filter } from 'mongodb';
 import { HttpProblem, notFound } from '../http/problem.ts';
-import { ACCESS_ENTRIES, type StoredAccessEntry } from './collections.ts';
+import { ACCESS_ENTRIES, type StoredAccessEntry } from '../db/protocol-records.ts';
 import type { AccessEntryInput } from './access-entry-input.ts';
 import { rethrowAsConflict } from './duplicate-key.ts';
 import type { ListFields, ListRequest } from './list-parameters.ts';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Collection, Db } from 'mongodb';
 import { hashSecret } from '../auth/secret.ts';
 import { notFound } from '../http/problem.ts';
-import { ACCESS_ENTRIES, USERS, type StoredAccessEntry, type StoredUser } from './collections.ts';
+import { ACCESS_ENTRIES, USERS, type StoredAccessEntry, type StoredUser } from '../db/protocol-records.ts';
 import { rethrowAsConflict } from './duplicate-key.ts';
 import type { ListFields, ListRequest } from './list-parameters.ts';
 import { pagedList, type Page } from './paged-list.ts';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, Document, Filter } from 'mongodb';
-import { META_ENTRIES } from '../management/collections.ts';
+import { META_ENTRIES } from '../db/protocol-records.ts';
 import { servedEntry, type MetaEntry } from './entry.ts';
 
 /** The fields a meta entry is created or updated with (its `id` is always ours). */

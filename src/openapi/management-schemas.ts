@@ -3,7 +3,7 @@ import { page } from '../hsds/index.ts';
 import { accessEntryInput } from '../management/access-entry-input.ts';
 import { newUserInput, REDACTED_CODE, userChangesInput, userCode } from '../management/user-input.ts';
 import type { UserView } from '../management/users.ts';
-import type { StoredAccessEntry } from '../management/collections.ts';
+import type { StoredAccessEntry } from '../db/protocol-records.ts';
 
 /** The body of POST /users/. */
 export const UserInput = newUserInput.describe(

@@ -48,7 +48,7 @@ describe('failed attempts under parallel guessing', () => {
   it('counts attempts in flight, so a burst cannot run past the limit', async () => {
     const { startTestApp } = await import('../support/app.ts');
     const { hashSecret } = await import('../../src/auth/secret.ts');
-    const { USERS } = await import('../../src/management/collections.ts');
+    const { USERS } = await import('../../src/db/protocol-records.ts');
     const app = await startTestApp();
     try {
       await app.database.db.collection(USERS).insertOne({

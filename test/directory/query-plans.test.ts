@@ -22,7 +22,11 @@ const ORGANIZATION = '10f8bcb3-f882-56db-84f7-645221c4be05';
 
 /** The indexes the winning plan reads, and whether it scans a whole collection (any plan form). */
 async function planOf(collection: string, filter: Document) {
-  const explained = await app.database.db.collection(collection).find(filter).sort({ id: 1 }).explain('queryPlanner');
+  const explained = await app.database.db
+    .collection(collection)
+    .find(filter)
+    .sort({ id: 1 })
+    .explain('queryPlanner');
   const plan = JSON.stringify(explained.queryPlanner?.winningPlan ?? {});
   return {
     collectionScan: plan.includes('"stage":"COLLSCAN"'),

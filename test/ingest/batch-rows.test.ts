@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serviceNdjsonChunks } from '../../scripts/generator/ndjson-chunks.ts';
 import type { Database } from '../../src/db/database.ts';
 import { documentCollection } from '../../src/db/collections.ts';
-import { rootEntities, type RootEntity } from '../../src/ingest/entities.ts';
+import { rootEntities, type RootEntity } from '../../src/hsds/entities.ts';
 import { materialize } from '../../src/ingest/materialize.ts';
 import type { RowChanges } from '../../src/ingest/row-writer.ts';
 import { openIndexedDatabase, startTestDatabase, type TestDatabase } from '../support/database.ts';

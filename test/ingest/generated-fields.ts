@@ -1,4 +1,4 @@
-import { relations } from '../../src/ingest/entities.ts';
+import { relations } from '../../src/hsds/entities.ts';
 import { isJsonObject } from '../../src/json.ts';
 
 /**

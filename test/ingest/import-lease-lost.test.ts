@@ -7,7 +7,7 @@
 import type { Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PENDING_COLLECTION } from '../../src/db/collections.ts';
-import { rowCollection } from '../../src/ingest/entities.ts';
+import { rowCollection } from '../../src/db/collections.ts';
 import { importRecords, type ImportOptions } from '../../src/ingest/import.ts';
 import {
   acquireImportLease,

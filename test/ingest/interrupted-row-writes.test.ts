@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serviceNdjsonChunks } from '../../scripts/generator/ndjson-chunks.ts';
 import { documentCollection } from '../../src/db/collections.ts';
 import { decompose } from '../../src/ingest/decompose.ts';
-import { rootEntities } from '../../src/ingest/entities.ts';
+import { rootEntities } from '../../src/hsds/entities.ts';
 import { recordPending } from '../../src/ingest/pending.ts';
 import { applyRowChanges, planRowChanges, rowWriteSequence } from '../../src/ingest/row-writer.ts';
 import { validateRecord } from '../../src/ingest/validate.ts';

@@ -7,7 +7,8 @@
 import type { Db, Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentCollection } from '../../src/db/collections.ts';
-import { rowCollection, type RootEntity } from '../../src/ingest/entities.ts';
+import { type RootEntity } from '../../src/hsds/entities.ts';
+import { rowCollection } from '../../src/db/collections.ts';
 import { ImportLeaseLost } from '../../src/ingest/import-lease.ts';
 import { materialize } from '../../src/ingest/materialize.ts';
 import { rebuildAllDocuments } from '../../src/ingest/rebuild-all.ts';

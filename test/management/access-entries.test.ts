@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCESS_ENTRIES } from '../../src/management/collections.ts';
+import { ACCESS_ENTRIES } from '../../src/db/protocol-records.ts';
 import { PREFIX, startManagementApp, type ManagementApp } from './management-app.ts';
 
 let app: ManagementApp;

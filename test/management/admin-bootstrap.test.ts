@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticate } from '../../src/auth/authenticate.ts';
 import { createLogger } from '../../src/log.ts';
 import { ensureAdministrator } from '../../src/management/admin-bootstrap.ts';
-import { ACCESS_ENTRIES, USERS, type StoredUser } from '../../src/management/collections.ts';
+import { ACCESS_ENTRIES, USERS, type StoredUser } from '../../src/db/protocol-records.ts';
 import { startTestDatabase, type TestDatabase } from '../support/database.ts';
 
 let testDatabase: TestDatabase;

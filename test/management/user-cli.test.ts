@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticate } from '../../src/auth/authenticate.ts';
-import { ACCESS_ENTRIES, USERS } from '../../src/management/collections.ts';
+import { ACCESS_ENTRIES, USERS } from '../../src/db/protocol-records.ts';
 import { startTestDatabase, type TestDatabase } from '../support/database.ts';
 import { startScript } from '../support/process.ts';
 

@@ -1,7 +1,7 @@
 import { EJSON } from 'bson';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySecret } from '../../src/auth/secret.ts';
-import { USERS, type StoredUser } from '../../src/management/collections.ts';
+import { USERS, type StoredUser } from '../../src/db/protocol-records.ts';
 import { ADMIN, PREFIX, startManagementApp, type ManagementApp } from './management-app.ts';
 
 let app: ManagementApp;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { META_ENTRIES } from '../../src/management/collections.ts';
+import { META_ENTRIES } from '../../src/db/protocol-records.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { call, createUser, entryFor, eventually, storedEntries, type TestUser } from './support.ts';
 

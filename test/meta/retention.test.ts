@@ -4,7 +4,7 @@ import { createLogger } from '../../src/log.ts';
 import { MetaEntries } from '../../src/meta/entries.ts';
 import { dayOf } from '../../src/meta/entry.ts';
 import { keepMetaEntriesFor, removeExpiredMetaEntries } from '../../src/meta/retention.ts';
-import { META_ENTRIES } from '../../src/management/collections.ts';
+import { META_ENTRIES } from '../../src/db/protocol-records.ts';
 import { startTestDatabase, type TestDatabase } from '../support/database.ts';
 import { waitFor } from '../support/process.ts';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hashSecret } from '../../src/auth/secret.ts';
 import type { Grant } from '../../src/auth/grants.ts';
-import { ACCESS_ENTRIES, META_ENTRIES, USERS } from '../../src/management/collections.ts';
+import { ACCESS_ENTRIES, META_ENTRIES, USERS } from '../../src/db/protocol-records.ts';
 import type { Json } from '../../src/json.ts';
 import type { MetaEntry } from '../../src/meta/entry.ts';
 import type { TestApp } from '../support/app.ts';

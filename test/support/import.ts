@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { EJSON } from 'bson';
 import type { Db, Document } from 'mongodb';
 import { documentCollection } from '../../src/db/collections.ts';
-import { rootEntities } from '../../src/ingest/entities.ts';
+import { rootEntities } from '../../src/hsds/entities.ts';
 import { importRecords, type ImportOptions } from '../../src/ingest/import.ts';
 import type { ImportReport } from '../../src/ingest/report.ts';
 import { readNdjson } from '../../src/ingest/sources/ndjson.ts';

@@ -20,6 +20,7 @@ export async function resolve(specifier, context, nextResolve) {
     });
   }
   const resolved = await nextResolve(specifier, context);
-  if (process.env.RESOLVED_MODULES_FILE) appendFileSync(process.env.RESOLVED_MODULES_FILE, `${resolved.url}\n`);
+  if (process.env.RESOLVED_MODULES_FILE)
+    appendFileSync(process.env.RESOLVED_MODULES_FILE, `${resolved.url}\n`);
   return resolved;
 }

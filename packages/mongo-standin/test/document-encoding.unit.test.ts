@@ -1,11 +1,7 @@
 import { BSON, ObjectId } from 'bson';
 import { describe, expect, it } from 'vitest';
 import { decodeDocument } from '../src/bson-values.ts';
-import {
-  encodingOf,
-  rememberEncoding,
-  rememberIdFirstEncoding,
-} from '../src/document-encoding.ts';
+import { encodingOf, rememberEncoding, rememberIdFirstEncoding } from '../src/document-encoding.ts';
 import { withId } from '../src/query/apply-update.ts';
 
 describe('document encodings', () => {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, extname, isAbsolute, join } from 'node:path';
 import * as z from 'zod';
-import type { CsvDialect } from './csv-parser.ts';
+import type { CsvDialect } from '../../csv.ts';
 import type { TableField } from './table-field.ts';
 import { withoutByteOrderMark } from './byte-order-mark.ts';
 

@@ -1,5 +1,5 @@
 import { basename, extname } from 'node:path';
-import { entityTypes, type EntityType } from '../entities.ts';
+import { entityTypes, type EntityType } from '../../hsds/entities.ts';
 
 /** English plural of an entity name, as tabular-form files are often named (`taxonomies.csv`). */
 function plural(name: string): string {

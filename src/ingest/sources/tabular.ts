@@ -1,8 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { EntityType } from '../entities.ts';
+import type { EntityType } from '../../hsds/entities.ts';
 import type { InputRecord } from '../input-record.ts';
-import { CsvSyntaxError, parseCsv } from './csv-parser.ts';
+import { CsvSyntaxError, parseCsv } from '../../csv.ts';
 import { readDataPackage, type PackageTable } from './data-package.ts';
 import { entityOfTable } from './table-entity.ts';
 import { convertCell, type TableField } from './table-field.ts';

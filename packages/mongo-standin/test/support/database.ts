@@ -39,13 +39,11 @@ export async function startTestDatabase(): Promise<TestDatabase> {
   const dataDir = external ? undefined : await mkdtemp(join(tmpdir(), 'standin-contract-'));
   const server = dataDir ? await startStandin({ port: 0, dataDir }) : undefined;
   const uri = external ?? server!.uri;
-  const client = await new MongoClient(uri)
-    .connect()
-    .catch(async (error: unknown) => {
-      await server?.close();
-      if (dataDir) await rm(dataDir, { recursive: true, force: true });
-      throw error;
-    });
+  const client = await new MongoClient(uri).connect().catch(async (error: unknown) => {
+    await server?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  });
   const db = client.db(name);
   return {
     uri,

@@ -173,9 +173,6 @@ export const rootExclusions: Record<RootEntity, string[]> = {
   taxonomy_term: [],
 };
 
-/** Collection of the normalized rows of one entity type: the source of truth. */
-export const rowCollection = (entity: EntityType) => `records.${entity}`;
-
 /** A key naming one entity anywhere in the graph, e.g. `location:4f1…`. */
 export const entityKey = (entity: EntityType, id: string) => `${entity}:${id}`;
 
