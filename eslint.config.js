@@ -4,7 +4,13 @@ import tseslint from 'typescript-eslint';
 /** A workspace package is used through its one public entry point (its name), never a path inside it. */
 const deepPackageImports = [
   {
-    group: ['mongo-standin/*', 'geojson-sphere/*', '**/packages/*/**'],
+    group: [
+      'mongo-standin/*',
+      'geojson-sphere/*',
+      '**/packages/*/**',
+      '**/mongo-standin/src/**',
+      '**/geojson-sphere/src/**',
+    ],
     message: 'Import a workspace package by its name only: its public entry point (src/index.ts).',
   },
 ];
@@ -18,6 +24,15 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-restricted-imports': ['error', { patterns: deepPackageImports }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          // no-restricted-imports does not look at import(): the same rule for it.
+          selector:
+            'ImportExpression[source.value=/^(mongo-standin|geojson-sphere)\\u002F|packages\\u002F|(mongo-standin|geojson-sphere)\\u002Fsrc\\u002F/]',
+          message: deepPackageImports[0].message,
+        },
+      ],
     },
   },
   {

@@ -120,14 +120,16 @@ async function startOwnDatabase(options: EmbeddedDatabaseOptions): Promise<Embed
       return await startMongod(options);
     } catch (error) {
       if (options.mode === 'mongod') throw error;
-      logger.warn(
-        { reason: (error as Error).message.replace(/\s*\n\s*/g, ' ') },
-        'no mongod binary available; using the stand-in',
-      );
+      // Without mongodb-memory-server there is no mongod to miss: the stand-in answers, or says it is not here.
+      if (!(error instanceof NoEmbeddedDatabase))
+        logger.warn(
+          { reason: (error as Error).message.replace(/\s*\n\s*/g, ' ') },
+          'no mongod binary available; using the stand-in',
+        );
     }
   }
   const dbPath = options.dbPath ?? path.join(options.dataDir, 'standin');
-  const { startStandin } = await loadStandin();
+  const { startStandin } = await importEmbedded('mongo-standin', () => import('mongo-standin'));
   const server = await startStandin({
     host: HOST,
     port,
@@ -139,25 +141,38 @@ async function startOwnDatabase(options: EmbeddedDatabaseOptions): Promise<Embed
 }
 
 /**
- * The stand-in, loaded only here: a server given MONGODB_URI (or running mongod) never loads it. An
- * install without development dependencies (the production image) has none: MONGODB_URI is required.
+ * An install without development dependencies (the production image) has neither embedded database: the
+ * stand-in nor mongodb-memory-server. Without them, MONGODB_URI is required.
  */
-async function loadStandin() {
-  try {
-    return await import('mongo-standin');
-  } catch (error) {
-    const { code, message } = error as NodeJS.ErrnoException;
-    if (code !== 'ERR_MODULE_NOT_FOUND' || !message.includes("'mongo-standin'")) throw error;
-    throw new ConfigError(
+class NoEmbeddedDatabase extends ConfigError {
+  constructor() {
+    super(
       'MONGODB_URI is not set, and this installation has no embedded database (it was installed without development dependencies): set MONGODB_URI',
     );
+  }
+}
+
+/**
+ * An embedded database's package, loaded only when that database starts (a server given MONGODB_URI never
+ * loads either); NoEmbeddedDatabase when it is not installed.
+ */
+async function importEmbedded<T>(name: string, load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    if (code === 'ERR_MODULE_NOT_FOUND' && message.includes(`'${name}'`)) throw new NoEmbeddedDatabase();
+    throw error;
   }
 }
 
 async function startMongod(options: EmbeddedDatabaseOptions): Promise<EmbeddedDatabase> {
   // Loaded only when wanted: the package reads its configuration when first imported.
   process.env.MONGOMS_MAX_RETRIES ??= '1';
-  const { MongoBinary, MongoMemoryServer } = await import('mongodb-memory-server');
+  const { MongoBinary, MongoMemoryServer } = await importEmbedded(
+    'mongodb-memory-server',
+    () => import('mongodb-memory-server'),
+  );
   // The binary first (found, or downloaded): when there is none, the server's own start-up would print
   // its whole failure before ours says that the stand-in is used instead.
   await MongoBinary.getPath();

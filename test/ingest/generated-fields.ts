@@ -6,7 +6,7 @@ import { isJsonObject } from '../../src/json.ts';
  *
  * - every field starting with `_` (`_id`, `_hash`, `_deps`, `_search`, `_terms`, `_taxonomies`, `_geo`):
  *   bookkeeping and query fields, never served;
- * - the link fields of the entity graph (`relations` in src/ingest/entities.ts): the foreign key a child
+ * - the link fields of the entity graph (`relations` in src/hsds/entities.ts): the foreign key a child
  *   row carries to its parent (`service_id`, `location_id`, `phone_id`, ...), the kind of parent a
  *   generic child records (`link_entity` on attributes, `resource_type` on metadata), and the id of a
  *   single nested entity its parent row refers to (`organization_id`, `program_id`, `taxonomy_term_id`,

@@ -21,7 +21,6 @@ export async function makeDataDir(): Promise<string> {
 
 export async function startHarness(dataDir?: string, compactMinBytes?: number): Promise<Harness> {
   refuseInUnitTests();
-  refuseInUnitTests();
   const dir = dataDir ?? (await makeDataDir());
   const server = await startStandin({ port: 0, dataDir: dir, compactMinBytes });
   const client = new MongoClient(server.uri, { serverSelectionTimeoutMS: 2000 });
