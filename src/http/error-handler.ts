@@ -1,4 +1,4 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { HttpProblem, problemDocument } from './problem.ts';
@@ -17,9 +17,7 @@ export function errorHandler(logger: Logger): Middleware {
     try {
       await next();
       // A status with no body (no route matched, or @koa/router's 405/501) still gets a problem body.
-      if (ctx.status >= 400 && ctx.body == null) {
-        throw new HttpProblem(ctx.status, ctx.status === 404 ? `No resource at ${ctx.path}` : ctx.message);
-      }
+      if (ctx.status >= 400 && ctx.body == null) throw statusProblem(ctx);
     } catch (error) {
       const problem = toProblem(error);
       if (problem.status >= 500) {
@@ -32,6 +30,17 @@ export function errorHandler(logger: Logger): Middleware {
       ctx.body = problemDocument(problem, ctx.path);
     }
   };
+}
+
+/**
+ * The problem for a status set without a body. @koa/router answers 501 to a method no route has (TRACE,
+ * PROPFIND, PURGE, …): that is the client's request for something this API never does, so a 405 with the
+ * path's Allow (which the router set), not a server error to log and count.
+ */
+function statusProblem(ctx: Context): HttpProblem {
+  if (ctx.status === 404) return new HttpProblem(404, `No resource at ${ctx.path}`);
+  if (ctx.status === 501) return new HttpProblem(405, `${ctx.method} is not a method this API answers.`);
+  return new HttpProblem(ctx.status, ctx.message);
 }
 
 function toProblem(error: unknown): HttpProblem {

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -71,6 +72,49 @@ describe('problem details', () => {
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toMatch(/GET/);
     expect(await response.json()).toMatchObject({ status: 405, title: 'Method Not Allowed' });
+  });
+
+  // fetch refuses to send some of these (TRACE): node:http sends any method Node's parser knows.
+  const send = (method: string, path: string) =>
+    new Promise<{ status: number; allow: string | undefined; type: string | undefined; body: string }>(
+      (resolve, reject) => {
+        const req = request(`${app.url}${path}`, { method }, (response) => {
+          let body = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (body += chunk));
+          response.on('end', () =>
+            resolve({
+              status: response.statusCode ?? 0,
+              allow: response.headers.allow,
+              type: response.headers['content-type'],
+              body,
+            }),
+          );
+        });
+        req.on('error', reject);
+        req.end();
+      },
+    );
+
+  it('answers a method no route has (TRACE, PROPFIND, …) with 405 and Allow, not as a server error', async () => {
+    const errorsBefore = app.logs.filter((line) => Number(line.level) >= 50).length;
+    for (const method of ['TRACE', 'PROPFIND', 'PURGE', 'LINK']) {
+      for (const path of ['/', '/services', '/management/users']) {
+        const response = await send(method, path);
+        expect(response.status, `${method} ${path}`).toBe(405);
+        expect(response.allow).toMatch(/GET/);
+        expect(response.type).toMatch(/^application\/problem\+json/);
+        expect(JSON.parse(response.body)).toMatchObject({
+          status: 405,
+          title: 'Method Not Allowed',
+          detail: `${method} is not a method this API answers.`,
+        });
+      }
+    }
+    expect(app.logs.filter((line) => Number(line.level) >= 50).length).toBe(errorsBefore);
+    const metrics = await (await get('/metrics')).text();
+    expect(metrics).not.toMatch(/method="(TRACE|PROPFIND|PURGE|LINK)"[^\n]*status="5/);
+    expect(metrics).toMatch(/method="PROPFIND"[^\n]*status="405"/);
   });
 
   it('rejects a body over the size limit with 413', async () => {
