@@ -21,6 +21,7 @@ export function directoryPaths() {
             content: { 'application/json': { schema: schemaRef(RootInfo) } },
           },
           '304': responseRef('NotModified'),
+          '400': responseRef('BadHost'),
         },
       },
     },

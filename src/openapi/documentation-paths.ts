@@ -21,10 +21,13 @@ export function documentationPaths() {
         tags,
         operationId: 'getOpenApiDocument',
         summary: 'This OpenAPI 3.1 document',
-        responses: cached({
-          description: 'The OpenAPI 3.1 document, generated from the schemas the server validates with.',
-          content: { 'application/json': { schema: { type: 'object' } } },
-        }),
+        responses: {
+          ...cached({
+            description: 'The OpenAPI 3.1 document, generated from the schemas the server validates with.',
+            content: { 'application/json': { schema: { type: 'object' } } },
+          }),
+          '400': responseRef('BadHost'),
+        },
       },
     },
     '/profile': {

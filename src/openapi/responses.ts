@@ -52,6 +52,11 @@ export const responseComponents = {
   },
   BadRequest: problem('A parameter or the body is invalid; `errors` names each one at fault.'),
   NotFound: problem('Nothing exists at this path: no record has this id.'),
+  BadHost: problem(
+    'Without HSDS_PUBLIC_URL the links are built from the Host header (or, behind a trusted proxy, ' +
+      'X-Forwarded-Host and X-Forwarded-Proto): a host that is not a valid host[:port], or a scheme other ' +
+      'than http or https, is refused.',
+  ),
   PayloadTooLarge: problem('The body is larger than the limit (HSDS_BODY_LIMIT_BYTES).'),
   NotJson: problem(
     'The body is not JSON (`application/json` or another `+json` type), or is compressed otherwise than ' +

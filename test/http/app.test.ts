@@ -11,6 +11,28 @@ afterAll(async () => app?.close());
 
 const get = (path: string, headers: Record<string, string> = {}) => fetch(`${app.url}${path}`, { headers });
 
+/** A request by node:http, which sends what fetch refuses to (a TRACE, a Host of our choosing). */
+const send = (method: string, url: string, headers: Record<string, string> = {}) =>
+  new Promise<{ status: number; allow: string | undefined; type: string | undefined; body: string }>(
+    (resolve, reject) => {
+      const req = request(url, { method, headers }, (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            allow: response.headers.allow,
+            type: response.headers['content-type'],
+            body,
+          }),
+        );
+      });
+      req.on('error', reject);
+      req.end();
+    },
+  );
+
 describe('GET /', () => {
   it('returns the root info object with absolute URLs', async () => {
     const response = await get('/');
@@ -21,6 +43,25 @@ describe('GET /', () => {
       profile: `${app.url}/profile`,
       openapi_url: `${app.url}/openapi.json`,
     });
+  });
+
+  it('refuses a Host that is not a valid host[:port], which its links would carry', async () => {
+    for (const host of ['evil.example/<script>', 'a b', 'example.org:99999', 'example.org:port', '"x"']) {
+      for (const path of ['/', '/openapi.json']) {
+        const response = await send('GET', `${app.url}${path}`, { Host: host });
+        expect(response.status, `${host} ${path}`).toBe(400);
+        expect(response.type).toMatch(/^application\/problem\+json/);
+        expect(JSON.parse(response.body)).toMatchObject({
+          status: 400,
+          detail: 'The Host header is not a valid host[:port]; links are built from it.',
+        });
+      }
+    }
+    for (const host of ['api.example.org', 'api.example.org:8443', '127.0.0.1:8080', '[::1]:8080']) {
+      const response = await send('GET', `${app.url}/`, { Host: host });
+      expect(response.status, host).toBe(200);
+      expect(JSON.parse(response.body).profile).toBe(`http://${host}/profile`);
+    }
   });
 
   it('links to a profile and an OpenAPI document that exist', async () => {
@@ -51,6 +92,35 @@ describe('behind a proxy (HSDS_TRUST_PROXY), without HSDS_PUBLIC_URL', () => {
       expect(vary, path).toEqual(expect.arrayContaining(['X-Forwarded-Host', 'X-Forwarded-Proto']));
     }
   });
+
+  it('refuses a forwarded host or scheme that links cannot carry', async () => {
+    const refused = [
+      [
+        { 'X-Forwarded-Host': 'evil.example/<script>' },
+        'The X-Forwarded-Host header is not a valid host[:port]',
+      ],
+      [{ 'X-Forwarded-Proto': 'javascript' }, 'The X-Forwarded-Proto header is not http or https'],
+    ] as const;
+    for (const [headers, detail] of refused) {
+      const response = await send('GET', `${proxied.url}/`, headers);
+      expect(response.status).toBe(400);
+      expect(JSON.parse(response.body).detail).toContain(detail);
+    }
+  });
+});
+
+describe('with HSDS_PUBLIC_URL', () => {
+  let configured: TestApp;
+  beforeAll(async () => {
+    configured = await startTestApp({ HSDS_PUBLIC_URL: 'https://directory.example.org/api' });
+  });
+  afterAll(async () => configured?.close());
+
+  it('links to it whatever the Host', async () => {
+    const response = await send('GET', `${configured.url}/`, { Host: 'evil.example/<script>' });
+    expect(response.status).toBe(200);
+    expect(JSON.parse(response.body).profile).toBe('https://directory.example.org/api/profile');
+  });
 });
 
 describe('problem details', () => {
@@ -74,33 +144,11 @@ describe('problem details', () => {
     expect(await response.json()).toMatchObject({ status: 405, title: 'Method Not Allowed' });
   });
 
-  // fetch refuses to send some of these (TRACE): node:http sends any method Node's parser knows.
-  const send = (method: string, path: string) =>
-    new Promise<{ status: number; allow: string | undefined; type: string | undefined; body: string }>(
-      (resolve, reject) => {
-        const req = request(`${app.url}${path}`, { method }, (response) => {
-          let body = '';
-          response.setEncoding('utf8');
-          response.on('data', (chunk: string) => (body += chunk));
-          response.on('end', () =>
-            resolve({
-              status: response.statusCode ?? 0,
-              allow: response.headers.allow,
-              type: response.headers['content-type'],
-              body,
-            }),
-          );
-        });
-        req.on('error', reject);
-        req.end();
-      },
-    );
-
   it('answers a method no route has (TRACE, PROPFIND, …) with 405 and Allow, not as a server error', async () => {
     const errorsBefore = app.logs.filter((line) => Number(line.level) >= 50).length;
     for (const method of ['TRACE', 'PROPFIND', 'PURGE', 'LINK']) {
       for (const path of ['/', '/services', '/management/users']) {
-        const response = await send(method, path);
+        const response = await send(method, `${app.url}${path}`);
         expect(response.status, `${method} ${path}`).toBe(405);
         expect(response.allow).toMatch(/GET/);
         expect(response.type).toMatch(/^application\/problem\+json/);
