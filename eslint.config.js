@@ -27,7 +27,8 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         {
-          // no-restricted-imports does not look at import(): the same rule for it.
+          // no-restricted-imports does not look at import(): the same rule for it (esquery's regex
+          // literals cannot hold a slash, hence \u002F).
           selector:
             'ImportExpression[source.value=/^(mongo-standin|geojson-sphere)\\u002F|packages\\u002F|(mongo-standin|geojson-sphere)\\u002Fsrc\\u002F/]',
           message: deepPackageImports[0].message,

@@ -33,20 +33,30 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-/** Starts the server, waits until it is ready, and gives the URLs of the modules it resolved. */
-async function modulesOfReadyServer(name: string, env: Record<string, string>): Promise<string[]> {
+/**
+ * Starts the server as `npm start` does, with the preload, on a port and data directory of its own and
+ * without the tests' MONGODB_URI unless `env` gives one.
+ */
+async function startServer(name: string, env: Record<string, string>) {
   const port = await freePort();
-  const log = path.join(dir, `${name}.log`);
   const server = startScript('src/main.ts', {
     NODE_OPTIONS: `--import=${PRELOAD}`,
-    RESOLVED_MODULES_FILE: log,
     PORT: String(port),
     HOST: '127.0.0.1',
     HSDS_SEED: 'false',
     HSDS_DATA_DIR: path.join(dir, name),
+    HSDS_EMBEDDED_DB_PORT: String(await freePort()),
+    MONGODB_URI: '',
     ...env,
   });
   running.push(server);
+  return { server, port };
+}
+
+/** Starts the server, waits until it is ready, and gives the URLs of the modules it resolved. */
+async function modulesOfReadyServer(name: string, env: Record<string, string>): Promise<string[]> {
+  const log = path.join(dir, `${name}.log`);
+  const { server, port } = await startServer(name, { RESOLVED_MODULES_FILE: log, ...env });
   await waitFor(
     async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).ok,
     30_000,
@@ -68,12 +78,7 @@ describe('the stand-in package', () => {
   });
 
   it('is loaded when the server starts the embedded database', async () => {
-    const modules = await modulesOfReadyServer('embedded', {
-      // Not the one the tests may be given: this server starts its own.
-      MONGODB_URI: '',
-      HSDS_EMBEDDED: 'standin',
-      HSDS_EMBEDDED_DB_PORT: String(await freePort()),
-    });
+    const modules = await modulesOfReadyServer('embedded', { HSDS_EMBEDDED: 'standin' });
     expect(modules.filter(isStandin)).not.toEqual([]);
   });
 
@@ -82,17 +87,10 @@ describe('the stand-in package', () => {
   it.each(['auto', 'mongod', 'standin'])(
     'is missing, with mongodb-memory-server, from a production install: HSDS_EMBEDDED=%s asks for MONGODB_URI',
     async (embedded) => {
-      const server = startScript('src/main.ts', {
-        NODE_OPTIONS: `--import=${PRELOAD}`,
+      const { server } = await startServer(`production-${embedded}`, {
         MISSING_PACKAGES: 'mongo-standin,mongodb-memory-server',
-        MONGODB_URI: '',
         HSDS_EMBEDDED: embedded,
-        PORT: String(await freePort()),
-        HOST: '127.0.0.1',
-        HSDS_DATA_DIR: path.join(dir, `production-${embedded}`),
-        HSDS_EMBEDDED_DB_PORT: String(await freePort()),
       });
-      running.push(server);
       expect(await server.exited).toBe(1);
       expect(server.output().trim()).toBe(
         'MONGODB_URI is not set, and this installation has no embedded database (it was installed without development dependencies): set MONGODB_URI',
@@ -101,17 +99,7 @@ describe('the stand-in package', () => {
   );
 
   it('is a broken install, not a production one, when a package of its own is missing', async () => {
-    const server = startScript('src/main.ts', {
-      NODE_OPTIONS: `--import=${PRELOAD}`,
-      MISSING_PACKAGES: 'mingo',
-      MONGODB_URI: '',
-      HSDS_EMBEDDED: 'standin',
-      PORT: String(await freePort()),
-      HOST: '127.0.0.1',
-      HSDS_DATA_DIR: path.join(dir, 'broken'),
-      HSDS_EMBEDDED_DB_PORT: String(await freePort()),
-    });
-    running.push(server);
+    const { server } = await startServer('broken', { MISSING_PACKAGES: 'mingo', HSDS_EMBEDDED: 'standin' });
     expect(await server.exited).toBe(1);
     expect(server.output()).toContain("Cannot find package 'mingo'");
     expect(server.output()).not.toContain('set MONGODB_URI');
