@@ -15,8 +15,10 @@ export type Projector = (doc: Document) => Document;
 
 interface ServerCursor {
   namespace: string;
-  docs: Document[];
-  position: number;
+  /** The results not handed out yet, read as they are asked for. */
+  docs: Iterator<Document>;
+  /** The next result, read ahead to know whether there is one. */
+  next: IteratorResult<Document>;
   project: Projector;
   lastUsed: number;
 }
@@ -42,21 +44,24 @@ export class CursorRegistry {
    */
   open(
     namespace: string,
-    docs: Document[],
+    results: Iterable<Document>,
     options: { batchSize?: number; singleBatch?: boolean; project?: Projector },
   ): CursorReply {
+    const docs = results[Symbol.iterator]();
     const cursor: ServerCursor = {
       namespace,
       docs,
-      position: 0,
+      next: docs.next(),
       project: options.project ?? ((doc) => doc),
       lastUsed: Date.now(),
     };
     const firstBatch = takeBatch(cursor, options.batchSize ?? DEFAULT_FIRST_BATCH_SIZE);
     let id = 0n;
-    if (!options.singleBatch && cursor.position < docs.length) {
+    if (!options.singleBatch && !cursor.next.done) {
       id = newCursorId();
       this.cursors.set(id, cursor);
+    } else {
+      release(cursor);
     }
     return { cursor: { id: Long.fromBigInt(id), ns: namespace, firstBatch }, ok: 1 };
   }
@@ -66,7 +71,7 @@ export class CursorRegistry {
     if (!cursor || cursor.namespace !== namespace) throw cursorNotFound(id);
     cursor.lastUsed = Date.now();
     const nextBatch = takeBatch(cursor, batchSize ?? Number.MAX_SAFE_INTEGER);
-    const exhausted = cursor.position >= cursor.docs.length;
+    const exhausted = cursor.next.done === true;
     if (exhausted) this.cursors.delete(id);
     return { cursor: { id: Long.fromBigInt(exhausted ? 0n : id), ns: namespace, nextBatch }, ok: 1 };
   }
@@ -74,7 +79,7 @@ export class CursorRegistry {
   kill(ids: bigint[]): { killed: bigint[]; notFound: bigint[] } {
     const killed: bigint[] = [];
     const notFound: bigint[] = [];
-    for (const id of ids) (this.cursors.delete(id) ? killed : notFound).push(id);
+    for (const id of ids) (this.remove(id) ? killed : notFound).push(id);
     return { killed, notFound };
   }
 
@@ -83,28 +88,40 @@ export class CursorRegistry {
   }
 
   closeIdle(now: number): void {
-    for (const [id, cursor] of this.cursors)
-      if (now - cursor.lastUsed > IDLE_TIMEOUT_MS) this.cursors.delete(id);
+    for (const [id, cursor] of this.cursors) if (now - cursor.lastUsed > IDLE_TIMEOUT_MS) this.remove(id);
+  }
+
+  private remove(id: bigint): boolean {
+    const cursor = this.cursors.get(id);
+    if (!cursor) return false;
+    this.cursors.delete(id);
+    release(cursor);
+    return true;
   }
 
   close(): void {
     clearInterval(this.sweeper);
-    this.cursors.clear();
+    for (const id of [...this.cursors.keys()]) this.remove(id);
   }
 }
 
 function takeBatch(cursor: ServerCursor, batchSize: number): Document[] {
   const batch: Document[] = [];
   let bytes = 0;
-  while (batch.length < batchSize && cursor.position < cursor.docs.length) {
-    const doc = cursor.project(cursor.docs[cursor.position]!);
+  while (batch.length < batchSize && !cursor.next.done) {
+    const doc = cursor.project(cursor.next.value);
     const size = encodingOf(doc).length;
     if (batch.length > 0 && bytes + size > MAX_BATCH_BYTES) break;
     batch.push(doc);
     bytes += size;
-    cursor.position++;
+    cursor.next = cursor.docs.next();
   }
   return batch;
+}
+
+/** Ends a cursor's reading (a storage walk left part-way holds a read position until then). */
+function release(cursor: ServerCursor): void {
+  cursor.docs.return?.();
 }
 
 /** A random positive 63-bit id, never 0 (which means "no cursor"). */

@@ -46,19 +46,10 @@ async function runCommand(
   const request = { body, databaseName };
   if (command.scope === 'server') return await command.run(request, context);
   const database = context.engine.ensureDatabase(databaseName);
-  let durable: Promise<void> = Promise.resolve();
-  try {
-    return await database.exclusive(async () => {
-      try {
-        return await command.run(request, database, context);
-      } finally {
-        // Writes done before a failure (earlier statements of a batch) are kept, as on MongoDB.
-        durable = database.commit();
-      }
-    });
-  } finally {
-    // The reply waits for its writes to be durable; the next command has already begun meanwhile.
-    await durable;
-    if (database.shouldCompact) await database.compact();
-  }
+  if (!command.writes) return await command.run(request, database, context);
+  // Writes done before a failure (earlier statements of a batch) are kept, as on MongoDB.
+  const reply = await database.write(() => command.run(request, database, context));
+  // Acknowledged once durable; the next write has begun meanwhile.
+  await database.storage.flushed();
+  return reply;
 }

@@ -43,6 +43,8 @@ export const indexKeySpecsConflict = (message: string) =>
 export const cannotCreateIndex = (message: string) => new CommandError(67, 'CannotCreateIndex', message);
 export const invalidIndexSpecificationOption = (message: string) =>
   new CommandError(197, 'InvalidIndexSpecificationOption', message);
+/** A write the disk had no room for: not applied, retry once space is freed. */
+export const outOfDiskSpace = (message: string) => new CommandError(14031, 'OutOfDiskSpace', message);
 /** Errors MongoDB raises from an assertion site have no name of their own: codeName is `Location<code>`. */
 export const locationError = (code: number, message: string) =>
   new CommandError(code, `Location${code}`, message);

@@ -17,8 +17,6 @@ export interface StandinOptions {
   port: number;
   dataDir: string;
   logger?: Logger;
-  /** Journal size above which a database is compacted (default 64 MiB). */
-  compactMinBytes?: number;
 }
 
 export interface StandinServer {
@@ -36,7 +34,7 @@ const LEGACY_HANDSHAKES = new Set(['hello', 'isMaster', 'ismaster']);
 /** Starts a MongoDB wire protocol server over the data in `dataDir`. */
 export async function startStandin(options: StandinOptions): Promise<StandinServer> {
   const logger = options.logger ?? pino({ level: 'silent' });
-  const engine = await Engine.open({ dataDir: options.dataDir, compactMinBytes: options.compactMinBytes });
+  const engine = await Engine.open({ dataDir: options.dataDir });
   const cursors = new CursorRegistry();
   const sockets = new Set<Socket>();
   const startedAt = Date.now();
@@ -55,7 +53,6 @@ export async function startStandin(options: StandinOptions): Promise<StandinServ
     sockets.add(socket);
     socket.setNoDelay(true);
     const splitter = new FrameSplitter(MAX_INCOMING_BYTES);
-    // Replies go out in request order even when a later command finishes first.
     const replies = new SerialQueue();
     socket.on('data', (chunk: Buffer) => {
       let messages: Buffer[];
@@ -66,13 +63,13 @@ export async function startStandin(options: StandinOptions): Promise<StandinServ
         socket.destroy();
         return;
       }
-      for (const bytes of messages) {
-        const reply = answer(bytes, context);
+      // One command at a time per connection, as mongod: a write sent without waiting for its reply
+      // (moreToCome) is applied before the connection's next command reads.
+      for (const bytes of messages)
         void replies.run(async () => {
-          const out = await reply;
+          const out = await answer(bytes, context);
           if (out && !socket.destroyed) socket.write(out);
         });
-      }
     });
     socket.on('error', (error) => logger.debug({ err: error }, 'connection error'));
     socket.on('close', () => sockets.delete(socket));

@@ -31,14 +31,14 @@ function validatePipeline(pipeline: unknown[]): void {
 
 /**
  * The documents entering the pipeline after its first stage when the stand-in runs that stage
- * itself: `$geoNear`, or a leading `$match` that can use an index. Copies, since mingo stages may
- * modify their input.
+ * itself: `$geoNear`, or a leading `$match` that can use an index. Copies when a stage may modify them:
+ * a document read from storage keeps the bytes it was read from, for its reply.
  */
 function pipelineInput(
   database: Database,
   collection: Collection | undefined,
   pipeline: Document[],
-): { docs: Document[]; rest: Document[] } {
+): { docs: Iterable<Document>; rest: Document[] } {
   const first = pipeline[0];
   if (!collection) return { docs: [], rest: first && '$geoNear' in first ? pipeline.slice(1) : pipeline };
   if (first && '$geoNear' in first) {
@@ -53,22 +53,26 @@ function pipelineInput(
   if (first && '$match' in first && isPlainObject(first.$match)) {
     const matches = database.compileFilter(first.$match);
     const rest = pipeline.slice(1);
-    const copy = readsOnly(rest) ? (doc: Document) => doc : cloneDocument;
-    const docs: Document[] = [];
-    for (const doc of collection.candidates(first.$match).docs) if (matches(doc)) docs.push(copy(doc));
-    return { docs, rest };
+    const { docs } = collection.candidates(first.$match);
+    return { docs: selected(docs, matches, readsOnly(rest)), rest };
   }
-  const copy = readsOnly(pipeline) ? (doc: Document) => doc : cloneDocument;
-  return { docs: [...collection.all()].map(copy), rest: pipeline };
+  return { docs: selected(collection.all(), () => true, readsOnly(pipeline)), rest: pipeline };
+}
+
+function* selected(
+  docs: Iterable<Document>,
+  matches: (doc: Document) => boolean,
+  unmodified: boolean,
+): Generator<Document> {
+  for (const doc of docs) if (matches(doc)) yield unmodified ? doc : cloneDocument(doc);
 }
 
 /** Stages that only select, order or summarize their input documents, never change them. */
 const READ_ONLY_STAGES = new Set(['$match', '$skip', '$limit', '$sort', '$count', '$group', '$sortByCount']);
 
 /**
- * Whether a pipeline leaves its input documents as they are, so the stored documents can be given to it
- * without a copy: `countDocuments` (a `$match` and a `$group`) over many large documents would otherwise
- * copy every one of them to count them.
+ * Whether a pipeline leaves its input documents as they are, so they need no copy: `countDocuments` (a
+ * `$match` and a `$group`) over many large documents would otherwise copy every one of them to count them.
  */
 const readsOnly = (pipeline: Document[]) =>
   pipeline.every((stage) => Object.keys(stage).every((name) => READ_ONLY_STAGES.has(name)));
@@ -85,9 +89,13 @@ export const aggregate: DatabaseCommand = {
     // `aggregate: 1` runs a collection-less pipeline (`$documents`).
     const name = body.aggregate === 1 ? undefined : targetCollection(body);
     const { docs, rest } = pipelineInput(database, name ? database.collection(name) : undefined, pipeline);
-    let results: Document[];
+    let results: Iterable<Document>;
     try {
-      results = rest.length > 0 ? new Aggregator(rest, database.mingoOptions).run(docs) : docs;
+      // Streamed: a stage that needs all its input ($sort, $group) gathers it, the others pass it on.
+      results =
+        rest.length > 0
+          ? (new Aggregator(rest, database.mingoOptions).stream(docs) as Iterable<Document>)
+          : docs;
     } catch (error) {
       throw toCommandError(error);
     }

@@ -37,11 +37,13 @@ export interface ServerCommand extends CommandBase {
 }
 
 /**
- * Runs in its database's queue, after the commands that arrived before it; the journal records it
- * produces are fsynced before its reply is sent.
+ * Runs against a database. A writing command runs in the database's queue, after the writes that
+ * arrived before it, in one transaction (so its `run` must not await), and is answered once its changes
+ * are on disk; a reading one runs at once on what is committed.
  */
 export interface DatabaseCommand extends CommandBase {
   readonly scope: 'database';
+  readonly writes?: true;
   run(request: CommandRequest, database: Database, context: CommandContext): Promise<Document> | Document;
 }
 

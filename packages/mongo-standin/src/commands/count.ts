@@ -1,6 +1,6 @@
 import { isPlainObject } from '../bson-values.ts';
 import { assertNoNearOperator } from '../geo/index.ts';
-import { selectDocuments } from '../query/select.ts';
+import { selectedDocuments } from '../query/select.ts';
 import { integerOption, targetCollection, type DatabaseCommand } from './command.ts';
 
 export const count: DatabaseCommand = {
@@ -8,11 +8,13 @@ export const count: DatabaseCommand = {
   scope: 'database',
   run({ body }, database) {
     if (isPlainObject(body.query)) assertNoNearOperator(body.query, 'count');
-    const docs = selectDocuments(database, database.collection(targetCollection(body)), {
+    const selected = selectedDocuments(database, database.collection(targetCollection(body)), {
       filter: body.query,
       skip: integerOption(body, 'skip'),
       limit: Math.abs(integerOption(body, 'limit') ?? 0),
     });
-    return { n: docs.length, ok: 1 };
+    let n = 0;
+    for (const _ of selected) n++;
+    return { n, ok: 1 };
   },
 };

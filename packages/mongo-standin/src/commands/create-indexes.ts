@@ -6,6 +6,7 @@ import { targetCollection, type DatabaseCommand } from './command.ts';
 export const createIndexes: DatabaseCommand = {
   names: ['createIndexes'],
   scope: 'database',
+  writes: true,
   run({ body }, database) {
     if (!Array.isArray(body.indexes) || body.indexes.length === 0)
       throw typeMismatch("Field 'indexes' must be a non-empty array");

@@ -14,6 +14,7 @@ const GENERIC_FIELDS = new Set([
 export const create: DatabaseCommand = {
   names: ['create'],
   scope: 'database',
+  writes: true,
   run({ body }, database) {
     const options = Object.fromEntries(Object.entries(body).filter(([field]) => !GENERIC_FIELDS.has(field)));
     database.createCollection(targetCollection(body), options);

@@ -7,6 +7,7 @@ import { WriteErrors } from './write-errors.ts';
 export const deleteCommand: DatabaseCommand = {
   names: ['delete'],
   scope: 'database',
+  writes: true,
   run({ body }, database) {
     const statements = body.deletes;
     if (!Array.isArray(statements)) throw typeMismatch("Field 'deletes' must be of type array");

@@ -3,8 +3,9 @@ import type { DatabaseCommand } from './command.ts';
 export const dropDatabase: DatabaseCommand = {
   names: ['dropDatabase'],
   scope: 'database',
-  async run(_request, database, { engine }) {
-    await engine.dropDatabase(database.name);
+  writes: true,
+  run(_request, database) {
+    database.dropAll();
     return { dropped: database.name, ok: 1 };
   },
 };

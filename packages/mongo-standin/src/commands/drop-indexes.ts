@@ -6,6 +6,7 @@ import { targetCollection, type DatabaseCommand } from './command.ts';
 export const dropIndexes: DatabaseCommand = {
   names: ['dropIndexes', 'deleteIndexes'],
   scope: 'database',
+  writes: true,
   run({ body }, database) {
     const name = targetCollection(body);
     const collection = database.collection(name);

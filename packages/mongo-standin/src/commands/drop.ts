@@ -4,6 +4,7 @@ import { targetCollection, type DatabaseCommand } from './command.ts';
 export const drop: DatabaseCommand = {
   names: ['drop'],
   scope: 'database',
+  writes: true,
   run({ body }, database) {
     const name = targetCollection(body);
     const nIndexesWas = database.collection(name)?.indexSpecs.length;

@@ -9,6 +9,7 @@ import { runUpdate } from './update.ts';
 export const findAndModify: DatabaseCommand = {
   names: ['findAndModify', 'findandmodify'],
   scope: 'database',
+  writes: true,
   run({ body }, database) {
     const filter = body.query ?? {};
     if (!isPlainObject(filter)) throw failedToParse("'query' must be an object");

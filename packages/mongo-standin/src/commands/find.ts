@@ -1,5 +1,5 @@
 import { compileProjection } from '../query/projection.ts';
-import { selectDocuments } from '../query/select.ts';
+import { selectedDocuments } from '../query/select.ts';
 import { integerOption, targetCollection, type DatabaseCommand } from './command.ts';
 
 export const find: DatabaseCommand = {
@@ -8,7 +8,7 @@ export const find: DatabaseCommand = {
   run({ body }, database, { cursors }) {
     const name = targetCollection(body);
     const rawLimit = integerOption(body, 'limit') ?? 0;
-    const docs = selectDocuments(database, database.collection(name), {
+    const docs = selectedDocuments(database, database.collection(name), {
       filter: body.filter,
       sort: body.sort,
       skip: integerOption(body, 'skip'),

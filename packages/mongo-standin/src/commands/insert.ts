@@ -9,6 +9,7 @@ import { WriteErrors } from './write-errors.ts';
 export const insert: DatabaseCommand = {
   names: ['insert'],
   scope: 'database',
+  writes: true,
   run({ body }, database) {
     const documents = body.documents;
     if (!Array.isArray(documents)) throw typeMismatch("Field 'documents' must be of type array");

@@ -76,6 +76,7 @@ function keepId(seed: Document): Document {
 export const update: DatabaseCommand = {
   names: ['update'],
   scope: 'database',
+  writes: true,
   run({ body }, database) {
     const statements = body.updates;
     if (!Array.isArray(statements)) throw typeMismatch("Field 'updates' must be of type array");

@@ -1,47 +1,45 @@
 import { Long, ObjectId, type Document } from 'bson';
 import { resolve } from 'mingo/util';
-import { compareValues } from '../compare.ts';
 import { DuplicateKeyError } from '../errors.ts';
 import { pathValues } from '../query/path-values.ts';
-import { indexKey } from './index-key.ts';
+import { encodeKey, storedKey } from '../storage/key-encoding.ts';
+import type { IndexEntry, IndexTable } from '../storage/storage.ts';
 import type { IndexSpec } from './index-spec.ts';
 
 export type DocumentPredicate = (doc: Document) => boolean;
 
 interface KeyEntry {
-  key: string;
+  /** The key as stored (cut short when too long for LMDB). */
+  key: Buffer;
+  truncated: boolean;
   values: unknown[];
 }
 
 /**
- * One index of a collection. Ascending/descending indexes keep a hash map from key to document ids,
- * which serves equality lookups and unique constraints; 2dsphere and text indexes are definitions only
- * (their queries scan).
+ * One index of a collection. Ascending/descending indexes keep their keys in an LMDB table (key bytes in
+ * MongoDB's order, to the record ids of the documents holding them), which serves equality lookups, walks
+ * in key order and unique constraints; 2dsphere and text indexes are definitions only (their queries
+ * scan). Call the writing methods within a write transaction.
  */
 export class CollectionIndex {
   readonly fields: string[];
   readonly isHashed: boolean;
-  private readonly entries = new Map<string, Posting>();
-  /** The keys in ascending order, computed when first needed after a key was added or removed. */
-  private orderedKeys: string[] | null = null;
-  /**
-   * How many ids the postings before each of `orderedKeys` hold (one more entry: all of them), so that a
-   * walk can start at its `skip`-th id without counting the ones before; recomputed after any change.
-   */
-  private idsBefore: number[] | null = null;
-  /** Some document has an array on an indexed path: keys no longer give a document's sort order. */
-  private multikey = false;
   private readonly partialFilter: DocumentPredicate | undefined;
 
   constructor(
-    readonly spec: IndexSpec,
+    readonly entry: IndexEntry,
+    private readonly table: IndexTable | null,
     compileFilter: (filter: Document) => DocumentPredicate,
   ) {
-    this.fields = Object.keys(spec.key);
-    this.isHashed = Object.values(spec.key).every((direction) => typeof direction === 'number');
-    this.partialFilter = spec.partialFilterExpression
-      ? compileFilter(spec.partialFilterExpression)
+    this.fields = Object.keys(entry.spec.key);
+    this.isHashed = table !== null;
+    this.partialFilter = entry.spec.partialFilterExpression
+      ? compileFilter(entry.spec.partialFilterExpression)
       : undefined;
+  }
+
+  get spec(): IndexSpec {
+    return this.entry.spec;
   }
 
   /** `_id_` is unique without saying so in its spec, as listIndexes shows it on MongoDB. */
@@ -60,67 +58,48 @@ export class CollectionIndex {
     if (this.partialFilter && !this.partialFilter(doc)) return [];
     const perField = this.fields.map((field) => pathValues(doc, field));
     if (this.spec.sparse && perField.every((values) => values.length === 0)) return [];
-    if (perField.length === 1) return singleFieldEntries(perField[0]!);
-    let combos: KeyEntry[] = [{ key: '', values: [] }];
+    let combos: unknown[][] = [[]];
     for (const values of perField) {
       const choices = values.length === 0 ? [null] : values;
-      combos = combos.flatMap((combo) =>
-        choices.map((value) => ({
-          key: combo.values.length === 0 ? indexKey(value) : `${combo.key}\u0000${indexKey(value)}`,
-          values: [...combo.values, value],
-        })),
-      );
+      combos = combos.flatMap((combo) => choices.map((value) => [...combo, value]));
     }
-    return dedupe(combos);
+    const entries = new Map<string, KeyEntry>();
+    for (const values of combos) {
+      const { key, truncated } = storedKey(values);
+      const hex = key.toString('latin1');
+      if (!entries.has(hex)) entries.set(hex, { key, truncated, values });
+    }
+    return [...entries.values()];
   }
 
-  add(doc: Document, id: string): void {
-    this.noteArrays(doc);
-    for (const entry of this.keyEntries(doc)) this.addKey(entry, id);
+  /** Indexes a document; true when this made the index multikey (the catalog must say so). */
+  add(doc: Document, id: number): boolean {
+    for (const { key } of this.keyEntries(doc)) this.table!.putSync(entryKey(key, id), NO_VALUE);
+    return this.noteArrays(doc);
   }
 
-  remove(doc: Document, id: string): void {
-    for (const { key } of this.keyEntries(doc)) this.removeKey(key, id);
+  remove(doc: Document, id: number): void {
+    for (const { key } of this.keyEntries(doc)) this.table!.removeSync(entryKey(key, id));
   }
 
   /** Moves a document from its previous keys to its next ones, leaving the keys both have alone. */
-  update(previous: Document, next: Document, id: string): void {
-    this.noteArrays(next);
+  update(previous: Document, next: Document, id: number): boolean {
     const before = this.keyEntries(previous);
     const after = this.keyEntries(next);
-    const afterKeys = new Set(after.map((entry) => entry.key));
-    const beforeKeys = new Set(before.map((entry) => entry.key));
-    for (const { key } of before) if (!afterKeys.has(key)) this.removeKey(key, id);
-    for (const entry of after) if (!beforeKeys.has(entry.key)) this.addKey(entry, id);
+    const afterKeys = new Set(after.map((entry) => entry.key.toString('latin1')));
+    const beforeKeys = new Set(before.map((entry) => entry.key.toString('latin1')));
+    for (const { key } of before)
+      if (!afterKeys.has(key.toString('latin1'))) this.table!.removeSync(entryKey(key, id));
+    for (const { key } of after)
+      if (!beforeKeys.has(key.toString('latin1'))) this.table!.putSync(entryKey(key, id), NO_VALUE);
+    return this.noteArrays(next);
   }
 
-  private noteArrays(doc: Document): void {
-    if (!this.multikey && this.isHashed && this.fields.some((field) => Array.isArray(resolve(doc, field))))
-      this.multikey = true;
-  }
-
-  private addKey({ key, values }: KeyEntry, id: string): void {
-    this.idsBefore = null;
-    const posting = this.entries.get(key);
-    if (!posting) {
-      this.entries.set(key, { value: values[0], ids: id });
-      this.orderedKeys = null;
-    } else if (typeof posting.ids === 'string') {
-      if (posting.ids !== id) posting.ids = new Set([posting.ids, id]);
-    } else {
-      posting.ids.add(id);
-    }
-  }
-
-  private removeKey(key: string, id: string): void {
-    const posting = this.entries.get(key);
-    if (!posting) return;
-    this.idsBefore = null;
-    if (typeof posting.ids !== 'string') posting.ids.delete(id);
-    if (posting.ids === id || (typeof posting.ids !== 'string' && posting.ids.size === 0)) {
-      this.entries.delete(key);
-      this.orderedKeys = null;
-    }
+  private noteArrays(doc: Document): boolean {
+    if (this.entry.multikey || !this.isHashed) return false;
+    if (!this.fields.some((field) => Array.isArray(resolve(doc, field)))) return false;
+    this.entry.multikey = true;
+    return true;
   }
 
   /**
@@ -129,65 +108,53 @@ export class CollectionIndex {
    * element, not by each of its keys).
    */
   servesSort(field: string): boolean {
-    return this.isComplete && this.fields.length === 1 && this.fields[0] === field && !this.multikey;
+    return this.isComplete && this.fields.length === 1 && this.fields[0] === field && !this.entry.multikey;
   }
 
-  /**
-   * Document ids in key order (equal keys in the order they were indexed), from the `skip`-th on: the
-   * walk starts at the key holding that id, found by bisecting the counts of ids before each key.
-   */
-  *idsInOrder(direction: 1 | -1, skip = 0): Generator<string> {
-    this.orderedKeys ??= [...this.entries.keys()].sort((a, b) =>
-      compareValues(this.entries.get(a)?.value, this.entries.get(b)?.value),
-    );
-    const keys = this.orderedKeys;
-    let first = 0;
-    let toSkip = skip;
-    if (skip > 0) {
-      const idsBefore = (this.idsBefore ??= this.countIdsBefore(keys));
-      const total = idsBefore[keys.length]!;
-      // Ids before the key at walk position i: ascending, those of the keys before it; descending, after.
-      const before = (i: number) => (direction === 1 ? idsBefore[i]! : total - idsBefore[keys.length - i]!);
-      for (let last = keys.length - 1; first < last;) {
-        const middle = Math.ceil((first + last) / 2);
-        if (before(middle) <= skip) first = middle;
-        else last = middle - 1;
-      }
-      toSkip = skip - before(first);
-    }
-    for (let i = first; i < keys.length; i++) {
-      for (const id of idsOf(this.entries.get(keys[direction === 1 ? i : keys.length - 1 - i]!))) {
-        if (toSkip > 0) toSkip--;
-        else yield id;
-      }
-    }
+  /** Record ids in key order (equal keys by record id), from the `skip`-th on. */
+  *idsInOrder(direction: 1 | -1, skip = 0): Generator<number> {
+    for (const key of this.table!.getKeys({ reverse: direction === -1, offset: skip, snapshot: false }))
+      yield recordIdOf(key);
   }
 
-  private countIdsBefore(keys: string[]): number[] {
-    const counts = [0];
-    for (const key of keys) {
-      const ids = this.entries.get(key)?.ids;
-      counts.push(counts.at(-1)! + (ids === undefined ? 0 : typeof ids === 'string' ? 1 : ids.size));
-    }
-    return counts;
+  /** Record ids of documents whose single-field key equals `value` (a superset when the key is cut). */
+  lookup(value: unknown): number[] {
+    return this.idsUnder(storedKey([value]).key);
   }
 
-  /** Ids of documents whose single-field key equals `value`. */
-  lookup(value: unknown): Iterable<string> {
-    return idsOf(this.entries.get(indexKey(value)));
+  private idsUnder(key: Buffer): number[] {
+    const ids: number[] = [];
+    const range = { start: entryKey(key, 0), end: Buffer.concat([key, AFTER_RECORD_IDS]) };
+    for (const entry of this.table!.getKeys(range)) ids.push(recordIdOf(entry));
+    return ids;
   }
 
   /**
    * The E11000 error `doc` would raise against the documents already indexed, if any; `self` is the
-   * id of the stored document it replaces (null for a new document).
+   * record id of the stored document it replaces (null for a new document). Under a key cut short, the
+   * other documents' own keys tell whether they really are duplicates.
    */
-  duplicateOf(doc: Document, self: string | null, namespace: string): DuplicateKeyError | null {
+  duplicateOf(
+    doc: Document,
+    self: number | null,
+    namespace: string,
+    read: (id: number) => Document | undefined,
+  ): DuplicateKeyError | null {
     if (!this.isUnique) return null;
     for (const entry of this.keyEntries(doc)) {
-      const ids = idsOf(this.entries.get(entry.key));
-      if ([...ids].some((other) => other !== self)) return this.duplicateKeyError(entry.values, namespace);
+      for (const other of this.idsUnder(entry.key)) {
+        if (other === self) continue;
+        if (entry.truncated && !this.sharesFullKey(entry, read(other))) continue;
+        return this.duplicateKeyError(entry.values, namespace);
+      }
     }
     return null;
+  }
+
+  private sharesFullKey(entry: KeyEntry, other: Document | undefined): boolean {
+    if (!other) return false;
+    const full = encodeKey(entry.values);
+    return this.keyEntries(other).some(({ values }) => encodeKey(values).equals(full));
   }
 
   private duplicateKeyError(values: unknown[], namespace: string): DuplicateKeyError {
@@ -202,35 +169,19 @@ export class CollectionIndex {
   }
 }
 
-/**
- * The documents with one key and a value of that key (to order keys by). Most keys of an index
- * belong to one document, which is then held without a set of its own.
- */
-interface Posting {
-  value: unknown;
-  ids: string | Set<string>;
+const NO_VALUE = Buffer.alloc(0);
+/** Record ids are below 2^53: their first byte is never 0xff. */
+const AFTER_RECORD_IDS = Buffer.from([0xff]);
+
+/** An entry's key: the index key, then the record id in 8 big-endian bytes. */
+function entryKey(key: Buffer, id: number): Buffer {
+  const entry = Buffer.allocUnsafe(key.length + 8);
+  key.copy(entry);
+  entry.writeBigUInt64BE(BigInt(id), key.length);
+  return entry;
 }
 
-const idsOf = (posting: Posting | undefined): Iterable<string> =>
-  posting === undefined ? [] : typeof posting.ids === 'string' ? [posting.ids] : posting.ids;
-
-/** The common case of one field, without building combinations: one key per distinct value. */
-function singleFieldEntries(values: unknown[]): KeyEntry[] {
-  if (values.length === 0) return [{ key: indexKey(null), values: [null] }];
-  if (values.length === 1) return [{ key: indexKey(values[0]), values }];
-  const entries = new Map<string, KeyEntry>();
-  for (const value of values) {
-    const key = indexKey(value);
-    if (!entries.has(key)) entries.set(key, { key, values: [value] });
-  }
-  return [...entries.values()];
-}
-
-function dedupe(entries: KeyEntry[]): KeyEntry[] {
-  const seen = new Map<string, KeyEntry>();
-  for (const entry of entries) if (!seen.has(entry.key)) seen.set(entry.key, entry);
-  return [...seen.values()];
-}
+const recordIdOf = (entry: Buffer): number => Number(entry.readBigUInt64BE(entry.length - 8));
 
 /** Values as MongoDB prints them in duplicate key messages. */
 function formatValue(value: unknown): string {

@@ -1,19 +1,27 @@
 import type { Document } from 'bson';
-import { isPlainObject } from '../bson-values.ts';
-import { encodingOf } from '../document-encoding.ts';
+import { decodeDocument, isPlainObject } from '../bson-values.ts';
+import { encodingOf, rememberEncoding } from '../document-encoding.ts';
 import { badValue, indexNotFound, locationError, type DuplicateKeyError } from '../errors.ts';
 import { validateGeoKeys } from '../geo/index.ts';
 import type { DocumentPredicate } from '../query/filter.ts';
-import type { JournalRecord } from '../storage/journal-record.ts';
+import {
+  tableBytes,
+  type CollectionEntry,
+  type DocumentTable,
+  type IndexEntry,
+  type Storage,
+} from '../storage/storage.ts';
 import { CollectionIndex } from './collection-index.ts';
-import { indexKey, isIndexableScalar } from './index-key.ts';
+import { isIndexableScalar } from './index-key.ts';
 import { ID_INDEX_SPEC, type IndexSpec } from './index-spec.ts';
 import { MAX_BSON_OBJECT_SIZE } from '../limits.ts';
 
 export interface CollectionHost {
   readonly databaseName: string;
+  readonly storage: Storage;
   compileFilter(filter: Document): DocumentPredicate;
-  record(record: JournalRecord): void;
+  /** The collection's catalog entry changed (an index, its size): write it with the command's writes. */
+  changed(collection: Collection): void;
 }
 
 export interface CandidatePlan {
@@ -22,21 +30,40 @@ export interface CandidatePlan {
   docs: Iterable<Document>;
 }
 
+/** Which record each document read from a collection is (updates and deletes find theirs by it). */
+const recordIds = new WeakMap<Document, number>();
+
 /**
- * A collection's documents (by `_id` key, in insertion order) and indexes. Stored documents are never
- * mutated: an update stores a new object, so cursors and readers holding the old one stay consistent.
- * Every change is reported to the host's journal.
+ * A collection: its documents (BSON in an LMDB table, by record id in insertion order) and its indexes.
+ * Every read decodes a fresh document, so callers may modify what they get; nothing is held in memory
+ * but the catalog entry. The writing methods run within a write transaction (Database.write).
  */
 export class Collection {
-  private readonly docs = new Map<string, Document>();
+  private readonly docs: DocumentTable;
   private readonly indexes = new Map<string, CollectionIndex>();
+  private nextRecordId: number;
 
   constructor(
-    readonly name: string,
-    readonly options: Document,
+    readonly entry: CollectionEntry,
     private readonly host: CollectionHost,
   ) {
-    this.indexes.set(ID_INDEX_SPEC.name, new CollectionIndex(ID_INDEX_SPEC, host.compileFilter));
+    this.docs = host.storage.documents(entry.table);
+    for (const index of entry.indexes) this.indexes.set(index.spec.name, this.openIndex(index));
+    const [last] = this.docs.getKeys({ reverse: true, limit: 1 });
+    this.nextRecordId = (last ?? 0) + 1;
+  }
+
+  private openIndex(entry: IndexEntry): CollectionIndex {
+    const table = entry.table === null ? null : this.host.storage.index(entry.table);
+    return new CollectionIndex(entry, table, this.host.compileFilter);
+  }
+
+  get name(): string {
+    return this.entry.name;
+  }
+
+  get options(): Document {
+    return this.entry.options;
   }
 
   get namespace(): string {
@@ -44,69 +71,94 @@ export class Collection {
   }
 
   get size(): number {
-    return this.docs.size;
+    return this.host.storage.tableStats(this.entry.table).entryCount;
   }
 
   get indexSpecs(): IndexSpec[] {
     return [...this.indexes.values()].map((index) => index.spec);
   }
 
-  all(): Iterable<Document> {
-    return this.docs.values();
+  /** Every document, in insertion order, read as the walk goes. */
+  *all(): Generator<Document> {
+    for (const { key, value } of this.docs.getRange({ snapshot: false })) yield decodeRecord(key, value);
+  }
+
+  private read(id: number): Document | undefined {
+    const bytes = this.docs.getBinary(id);
+    return bytes === undefined ? undefined : decodeRecord(id, bytes);
+  }
+
+  private *readAll(ids: Iterable<number>): Generator<Document> {
+    for (const id of ids) {
+      const doc = this.read(id);
+      if (doc) yield doc;
+    }
   }
 
   getById(id: unknown): Document | undefined {
-    return this.docs.get(indexKey(id));
+    const [recordId] = this.idIndex.lookup(id);
+    return recordId === undefined ? undefined : this.read(recordId);
+  }
+
+  private get idIndex(): CollectionIndex {
+    return this.indexes.get(ID_INDEX_SPEC.name)!;
   }
 
   /** Stores a new document (which must have its `_id`); throws E11000, a geo key error, or if too large. */
   insert(doc: Document): void {
-    const id = indexKey(doc._id);
-    const size = encodingOf(doc).length;
-    if (size > MAX_BSON_OBJECT_SIZE) {
-      throw badValue(`object to insert too large. size in bytes: ${size}, max size: ${MAX_BSON_OBJECT_SIZE}`);
+    const bytes = encodingOf(doc);
+    if (bytes.length > MAX_BSON_OBJECT_SIZE) {
+      throw badValue(
+        `object to insert too large. size in bytes: ${bytes.length}, max size: ${MAX_BSON_OBJECT_SIZE}`,
+      );
     }
     this.checkDocument(doc, null);
-    this.addToIndexes(doc, id);
-    this.docs.set(id, doc);
-    this.host.record({ op: 'put', collection: this.name, doc });
+    const id = this.nextRecordId++;
+    this.docs.putSync(id, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
+    for (const index of this.indexes.values()) index.add(doc, id);
+    recordIds.set(doc, id);
+    this.entry.dataSize += bytes.length;
+    this.host.changed(this);
   }
 
-  /** Replaces a stored document by its new version (same `_id`), unless that is too large. */
+  /** Replaces a stored document (as read from this collection) by its new version, unless that is too large. */
   replace(previous: Document, next: Document): void {
-    const id = indexKey(previous._id);
-    if (encodingOf(next).length > MAX_BSON_OBJECT_SIZE) {
+    const id = this.recordIdOf(previous);
+    const bytes = encodingOf(next);
+    if (bytes.length > MAX_BSON_OBJECT_SIZE) {
       throw locationError(17419, `Resulting document after update is larger than ${MAX_BSON_OBJECT_SIZE}`);
     }
     // Unique checks already leave the document's own entries out, so nothing moves until they pass.
     this.checkDocument(next, id);
     for (const index of this.indexes.values()) index.update(previous, next, id);
-    this.docs.set(id, next);
-    this.host.record({ op: 'put', collection: this.name, doc: next });
+    this.docs.putSync(id, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
+    recordIds.set(next, id);
+    this.entry.dataSize += bytes.length - encodingOf(previous).length;
+    this.host.changed(this);
   }
 
   remove(doc: Document): void {
-    const id = indexKey(doc._id);
-    this.removeFromIndexes(doc, id);
-    this.docs.delete(id);
-    this.host.record({ op: 'delete', collection: this.name, id: doc._id });
+    const id = this.recordIdOf(doc);
+    for (const index of this.indexes.values()) index.remove(doc, id);
+    this.docs.removeSync(id);
+    this.entry.dataSize -= encodingOf(doc).length;
+    this.host.changed(this);
   }
 
-  private checkDocument(doc: Document, self: string | null): void {
+  private recordIdOf(doc: Document): number {
+    const id = recordIds.get(doc) ?? this.idIndex.lookup(doc._id)[0];
+    if (id === undefined)
+      throw new Error(`no stored document with _id ${String(doc._id)} in ${this.namespace}`);
+    return id;
+  }
+
+  private checkDocument(doc: Document, self: number | null): void {
     for (const index of this.indexes.values()) {
-      const duplicate = index.duplicateOf(doc, self, this.namespace);
+      const duplicate = index.duplicateOf(doc, self, this.namespace, (id) => this.read(id));
       if (duplicate) throw duplicate;
       for (const [path, kind] of Object.entries(index.spec.key))
         if (kind === '2dsphere') validateGeoKeys(doc, path);
     }
-  }
-
-  private addToIndexes(doc: Document, id: string): void {
-    for (const index of this.indexes.values()) index.add(doc, id);
-  }
-
-  private removeFromIndexes(doc: Document, id: string): void {
-    for (const index of this.indexes.values()) index.remove(doc, id);
   }
 
   hasIndex(name: string): boolean {
@@ -117,23 +169,50 @@ export class Collection {
     return this.indexSpecs.find(predicate);
   }
 
-  /** Builds an index over the existing documents; fails without change if they violate it. */
+  /** Builds an index over the existing documents; fails (and the transaction with it) if they violate it. */
   createIndex(spec: IndexSpec): void {
-    const index = new CollectionIndex(spec, this.host.compileFilter);
-    for (const [id, doc] of this.docs) {
+    const keeps = Object.values(spec.key).every((direction) => typeof direction === 'number');
+    const entry: IndexEntry = {
+      spec,
+      table: keeps ? this.host.storage.newTableName('i') : null,
+      multikey: false,
+    };
+    const index = this.openIndex(entry);
+    for (const doc of this.all()) {
       for (const [path, kind] of Object.entries(spec.key))
         if (kind === '2dsphere') validateGeoKeys(doc, path);
-      const duplicate: DuplicateKeyError | null = index.duplicateOf(doc, id, this.namespace);
+      const id = recordIds.get(doc)!;
+      const duplicate: DuplicateKeyError | null = index.duplicateOf(doc, id, this.namespace, (other) =>
+        this.read(other),
+      );
       if (duplicate) throw duplicate;
-      index.add(doc, id);
+      if (keeps) index.add(doc, id);
     }
     this.indexes.set(spec.name, index);
-    this.host.record({ op: 'createIndex', collection: this.name, spec });
+    this.entry.indexes.push(entry);
+    this.host.changed(this);
   }
 
   dropIndex(name: string): void {
-    if (!this.indexes.delete(name)) throw indexNotFound(`index not found with name [${name}]`);
-    this.host.record({ op: 'dropIndex', collection: this.name, name });
+    const index = this.indexes.get(name);
+    if (!index) throw indexNotFound(`index not found with name [${name}]`);
+    if (index.entry.table) this.host.storage.dropTable(index.entry.table);
+    this.indexes.delete(name);
+    this.entry.indexes = this.entry.indexes.filter((entry) => entry.spec.name !== name);
+    this.host.changed(this);
+  }
+
+  /** Bytes of each index's table (collStats `indexSizes`). */
+  indexSizes(): Record<string, number> {
+    const sizes: Record<string, number> = {};
+    for (const { spec, table } of this.entry.indexes)
+      sizes[spec.name] = table === null ? 0 : tableBytes(this.host.storage.tableStats(table));
+    return sizes;
+  }
+
+  /** Bytes of the documents' table. */
+  get storageSize(): number {
+    return tableBytes(this.host.storage.tableStats(this.entry.table));
   }
 
   /**
@@ -142,22 +221,17 @@ export class Collection {
    */
   candidates(filter: Document): CandidatePlan {
     const best = this.narrowest(filter);
-    if (!best) return { indexName: null, docs: this.docs.values() };
-    const docs: Document[] = [];
-    for (const id of best.ids) {
-      const doc = this.docs.get(id);
-      if (doc) docs.push(doc);
-    }
-    return { indexName: best.indexName, docs };
+    if (!best) return { indexName: null, docs: this.all() };
+    return { indexName: best.indexName, docs: this.readAll(best.ids) };
   }
 
   /**
    * The smallest set of ids an index gives for one of the filter's conditions: top-level fields, and the
    * clauses of a top-level `$and` (every clause must hold, so any one of them bounds the result).
    */
-  private narrowest(filter: Document): { indexName: string; ids: Set<string> } | null {
-    let best: { indexName: string; ids: Set<string> } | null = null;
-    const consider = (found: { indexName: string; ids: Set<string> } | null) => {
+  private narrowest(filter: Document): { indexName: string; ids: Set<number> } | null {
+    let best: { indexName: string; ids: Set<number> } | null = null;
+    const consider = (found: { indexName: string; ids: Set<number> } | null) => {
       if (found && (!best || found.ids.size < best.ids.size)) best = found;
     };
     for (const [field, condition] of Object.entries(filter)) {
@@ -172,14 +246,14 @@ export class Collection {
       if (!index) continue;
       const anyOf = equalityValues(condition);
       if (anyOf) {
-        const ids = new Set<string>();
+        const ids = new Set<number>();
         for (const value of anyOf) for (const id of index.lookup(value)) ids.add(id);
         consider({ indexName: index.spec.name, ids });
       }
       const allOf = allValues(condition);
       if (allOf) {
         // A document holding every value is under each value's key: intersect them.
-        const [first, ...rest] = allOf.map((value) => new Set<string>(index.lookup(value)));
+        const [first, ...rest] = allOf.map((value) => new Set<number>(index.lookup(value)));
         const ids = new Set([...first!].filter((id) => rest.every((under) => under.has(id))));
         consider({ indexName: index.spec.name, ids });
       }
@@ -194,7 +268,7 @@ export class Collection {
   inIndexOrder(sort: Record<string, 1 | -1>, skip = 0): Iterable<Document> | null {
     const index = this.sortIndex(sort);
     if (!index) return null;
-    return this.docsByIds(index.idsInOrder(Object.values(sort)[0]!, skip));
+    return this.readAll(index.idsInOrder(Object.values(sort)[0]!, skip));
   }
 
   /** The name of the index `inIndexOrder` walks for this sort, or null when none gives its order. */
@@ -207,47 +281,14 @@ export class Collection {
     if (keys.length !== 1) return undefined;
     return [...this.indexes.values()].find((candidate) => candidate.servesSort(keys[0]!));
   }
+}
 
-  private *docsByIds(ids: Iterable<string>): Generator<Document> {
-    for (const id of ids) {
-      const doc = this.docs.get(id);
-      if (doc) yield doc;
-    }
-  }
-
-  /**
-   * Replay of journaled changes: applied without constraint checks, since replaying a journal over a
-   * snapshot that already contains part of it can pass through states that never existed.
-   */
-  restore(record: JournalRecord): void {
-    if (record.op === 'put') {
-      const id = indexKey(record.doc._id);
-      const previous = this.docs.get(id);
-      if (previous) for (const index of this.indexes.values()) index.update(previous, record.doc, id);
-      else this.addToIndexes(record.doc, id);
-      this.docs.set(id, record.doc);
-    } else if (record.op === 'delete') {
-      const id = indexKey(record.id);
-      const previous = this.docs.get(id);
-      if (previous) this.removeFromIndexes(previous, id);
-      this.docs.delete(id);
-    } else if (record.op === 'createIndex') {
-      const index = new CollectionIndex(record.spec, this.host.compileFilter);
-      for (const [id, doc] of this.docs) index.add(doc, id);
-      this.indexes.set(record.spec.name, index);
-    } else if (record.op === 'dropIndex') {
-      this.indexes.delete(record.name);
-    }
-  }
-
-  /** The state of the collection as records that recreate it (for snapshots). */
-  *records(): Generator<JournalRecord> {
-    yield { op: 'createCollection', collection: this.name, options: this.options };
-    for (const index of this.indexes.values())
-      if (index.spec.name !== ID_INDEX_SPEC.name)
-        yield { op: 'createIndex', collection: this.name, spec: index.spec };
-    for (const doc of this.docs.values()) yield { op: 'put', collection: this.name, doc };
-  }
+/** A stored document, remembering its bytes (replies and no-op checks reuse them) and its record. */
+function decodeRecord(id: number, bytes: Buffer): Document {
+  const doc = decodeDocument(bytes);
+  rememberEncoding(doc, bytes);
+  recordIds.set(doc, id);
+  return doc;
 }
 
 /** The values of an `$all` condition of plain values (every one must be present), or null. */

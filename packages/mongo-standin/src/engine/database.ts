@@ -1,37 +1,36 @@
 import type { Document } from 'bson';
-import { cloneDocument } from '../bson-values.ts';
+import type { Options } from 'mingo/types';
 import { invalidNamespace, namespaceExists } from '../errors.ts';
 import { compileFilter, type DocumentPredicate } from '../query/filter.ts';
 import { mingoOptions } from '../query/mingo-context.ts';
-import type { DatabaseStore } from '../storage/database-store.ts';
-import type { JournalRecord } from '../storage/journal-record.ts';
-import { Collection, type CollectionHost } from './collection.ts';
 import { SerialQueue } from '../serial-queue.ts';
-import { GroupCommit } from '../storage/group-commit.ts';
-import type { Options } from 'mingo/types';
+import type { CollectionEntry, Storage } from '../storage/storage.ts';
+import { Collection, type CollectionHost } from './collection.ts';
+import { ID_INDEX_SPEC } from './index-spec.ts';
 
 /**
- * A database: its collections, the queue its commands run through one at a time, and the journal
- * records of the command being run, which `commit()` hands to the journal: the reply waits until they are
- * durable, the next command does not.
+ * A database: its collections, and the queue its writing commands run through one at a time, each in
+ * one storage transaction. Readers need no queue: they see what the last commit made visible.
  */
 export class Database implements CollectionHost {
-  private readonly collections = new Map<string, Collection>();
+  private collections = new Map<string, Collection>();
   private readonly queue = new SerialQueue();
-  private pending: JournalRecord[] = [];
-  private readonly journal: GroupCommit<JournalRecord>;
-  private replaying = false;
+  /** Collections whose catalog entry the running write changed. */
+  private readonly changedCollections = new Set<Collection>();
   readonly mingoOptions: Partial<Options>;
 
   constructor(
     readonly name: string,
-    private readonly store: DatabaseStore,
+    readonly storage: Storage,
+    entries: CollectionEntry[],
   ) {
-    this.journal = new GroupCommit((records) => store.append(records));
-    // $lookup and friends get copies: mingo stages may modify the documents they are given.
-    this.mingoOptions = mingoOptions((name) =>
-      [...(this.collections.get(name)?.all() ?? [])].map(cloneDocument),
-    );
+    this.load(entries);
+    // $lookup and friends read the collection afresh: every read decodes new documents.
+    this.mingoOptions = mingoOptions((name) => [...(this.collections.get(name)?.all() ?? [])]);
+  }
+
+  private load(entries: CollectionEntry[]): void {
+    this.collections = new Map(entries.map((entry) => [entry.name, new Collection(entry, this)]));
   }
 
   get databaseName(): string {
@@ -40,67 +39,35 @@ export class Database implements CollectionHost {
 
   compileFilter = (filter: Document): DocumentPredicate => compileFilter(filter, this.mingoOptions);
 
-  record(record: JournalRecord): void {
-    if (!this.replaying) this.pending.push(record);
-  }
-
-  /** Runs a command's work after the previous commands on this database have finished. */
-  exclusive<T>(task: () => Promise<T> | T): Promise<T> {
-    return this.queue.run(task);
+  changed(collection: Collection): void {
+    this.changedCollections.add(collection);
   }
 
   /**
-   * Hands the changes recorded so far to the journal; resolves once they are durable. Call it before the
-   * next command runs (inside `exclusive`), and await it outside, so that the next command need not wait.
+   * Runs a writing command's work after the previous ones on this database, in one transaction; resolves
+   * once its changes are visible (`storage.flushed()` tells when they are durable). If the transaction
+   * fails, the collections are read again from the catalog, as the failed work found them.
    */
-  commit(): Promise<void> {
-    const records = this.pending;
-    this.pending = [];
-    return this.journal.add(records);
-  }
-
-  replay(records: JournalRecord[]): void {
-    this.replaying = true;
-    try {
-      for (const record of records) {
-        if (record.op === 'createCollection') {
-          if (!this.collections.has(record.collection))
-            this.collections.set(record.collection, new Collection(record.collection, record.options, this));
-        } else if (record.op === 'dropCollection') {
-          this.collections.delete(record.collection);
-        } else {
-          this.collectionForReplay(record.collection).restore(record);
-        }
+  write<T>(work: () => T): Promise<T> {
+    return this.queue.run(async () => {
+      try {
+        return await this.storage.write(() => {
+          const result = work();
+          for (const collection of this.changedCollections) this.storage.putCollection(collection.entry);
+          return result;
+        });
+      } catch (error) {
+        this.load(this.storage.collections().filter((entry) => entry.database === this.name));
+        throw error;
+      } finally {
+        this.changedCollections.clear();
       }
-    } finally {
-      this.replaying = false;
-    }
-  }
-
-  private collectionForReplay(name: string): Collection {
-    let collection = this.collections.get(name);
-    if (!collection) this.collections.set(name, (collection = new Collection(name, {}, this)));
-    return collection;
-  }
-
-  /**
-   * Rewrites the files as a snapshot of the current state once the journal has outgrown it. Runs between
-   * commands, once every record handed to the journal is written: the snapshot then holds exactly what
-   * the journal held.
-   */
-  compact(): Promise<void> {
-    return this.exclusive(async () => {
-      await this.journal.flushed();
-      if (this.store.shouldCompact) await this.store.compact(this.stateRecords());
     });
   }
 
-  get shouldCompact(): boolean {
-    return this.store.shouldCompact;
-  }
-
-  private *stateRecords(): Generator<JournalRecord> {
-    for (const collection of this.collections.values()) yield* collection.records();
+  /** Settles once the writes queued so far have run. */
+  idle(): Promise<void> {
+    return this.queue.run(() => undefined);
   }
 
   collection(name: string): Collection | undefined {
@@ -123,27 +90,32 @@ export class Database implements CollectionHost {
   createCollection(name: string, options: Document): Collection {
     validateCollectionName(name);
     if (this.collections.has(name)) throw namespaceExists(`Collection ${this.name}.${name} already exists.`);
-    const collection = new Collection(name, options, this);
+    const entry: CollectionEntry = {
+      database: this.name,
+      name,
+      options,
+      table: this.storage.newTableName('c'),
+      indexes: [{ spec: ID_INDEX_SPEC, table: this.storage.newTableName('i'), multikey: false }],
+      dataSize: 0,
+    };
+    const collection = new Collection(entry, this);
     this.collections.set(name, collection);
-    this.record({ op: 'createCollection', collection: name, options });
+    this.changed(collection);
     return collection;
   }
 
   dropCollection(name: string): boolean {
-    if (!this.collections.delete(name)) return false;
-    this.record({ op: 'dropCollection', collection: name });
+    const collection = this.collections.get(name);
+    if (!collection) return false;
+    this.collections.delete(name);
+    this.changedCollections.delete(collection);
+    this.storage.removeCollection(collection.entry);
     return true;
   }
 
-  async close(): Promise<void> {
-    await this.journal.flushed();
-    await this.store.close();
-  }
-
-  /** Removes the files, after the journal writes under way (which would recreate them). */
-  async destroy(): Promise<void> {
-    await this.journal.flushed();
-    await this.store.destroy();
+  /** Drops every collection (dropDatabase). */
+  dropAll(): void {
+    for (const name of this.collectionNames()) this.dropCollection(name);
   }
 }
 

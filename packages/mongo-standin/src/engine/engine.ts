@@ -1,51 +1,49 @@
-import { mkdir, readdir } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { invalidNamespace } from '../errors.ts';
 import { lockDataDir } from '../storage/data-dir-lock.ts';
-import { DatabaseStore } from '../storage/database-store.ts';
+import { Storage } from '../storage/storage.ts';
 import { Database } from './database.ts';
 
 export interface EngineOptions {
   dataDir: string;
-  /** The journal is compacted into the snapshot once it exceeds this and the snapshot's size. */
-  compactMinBytes?: number;
 }
 
-const DEFAULT_COMPACT_MIN_BYTES = 64 * 1024 * 1024;
-const DATABASE_FILE = /^(.+)\.(journal|snapshot)$/;
-
-/** All databases under a data directory. */
+/** All databases under a data directory, in its one storage environment. */
 export class Engine {
   private readonly databases = new Map<string, Database>();
 
   private constructor(
-    /** Where its files are (`getCmdLineOpts` tells it, as mongod tells its --dbpath). */
-    readonly dataDir: string,
-    private readonly compactMinBytes: number,
+    readonly storage: Storage,
     private readonly unlock: () => Promise<void>,
   ) {}
 
-  /** Loads every database found in the data directory, compacting those with a long journal. */
+  /** Where its files are (`getCmdLineOpts` tells it, as mongod tells its --dbpath). */
+  get dataDir(): string {
+    return this.storage.dataDir;
+  }
+
+  /** Opens the data directory: the catalog is read, nothing is replayed. */
   static async open(options: EngineOptions): Promise<Engine> {
     await mkdir(options.dataDir, { recursive: true });
     const unlock = await lockDataDir(options.dataDir);
-    const engine = new Engine(options.dataDir, options.compactMinBytes ?? DEFAULT_COMPACT_MIN_BYTES, unlock);
+    let storage: Storage;
     try {
-      const names = new Set<string>();
-      for (const file of await readdir(options.dataDir)) {
-        const match = DATABASE_FILE.exec(file);
-        if (match) names.add(match[1]!);
-      }
-      for (const name of names) {
-        const { store, records } = await DatabaseStore.load(engine.dataDir, name, engine.compactMinBytes);
-        const database = new Database(name, store);
-        database.replay(records);
-        if (database.shouldCompact) await database.compact();
-        engine.databases.set(name, database);
-      }
+      storage = await Storage.open(options.dataDir);
     } catch (error) {
       await unlock();
       throw error;
     }
+    const engine = new Engine(storage, unlock);
+    const entries = storage.collections();
+    for (const name of new Set(entries.map((entry) => entry.database)))
+      engine.databases.set(
+        name,
+        new Database(
+          name,
+          storage,
+          entries.filter((entry) => entry.database === name),
+        ),
+      );
     return engine;
   }
 
@@ -53,12 +51,12 @@ export class Engine {
     return this.databases.get(name);
   }
 
-  /** The database, created on first use as MongoDB does. */
+  /** The database, created on first use as MongoDB does (it holds nothing until a collection is made). */
   ensureDatabase(name: string): Database {
     let database = this.databases.get(name);
     if (!database) {
       validateDatabaseName(name);
-      database = new Database(name, DatabaseStore.create(this.dataDir, name, this.compactMinBytes));
+      database = new Database(name, this.storage, []);
       this.databases.set(name, database);
     }
     return database;
@@ -68,15 +66,9 @@ export class Engine {
     return [...this.databases.keys()];
   }
 
-  async dropDatabase(name: string): Promise<void> {
-    const database = this.databases.get(name);
-    if (!database) return;
-    this.databases.delete(name);
-    await database.destroy();
-  }
-
   async close(): Promise<void> {
-    for (const database of this.databases.values()) await database.exclusive(() => database.close());
+    for (const database of this.databases.values()) await database.idle();
+    await this.storage.close();
     await this.unlock();
   }
 }

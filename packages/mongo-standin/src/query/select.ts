@@ -60,30 +60,48 @@ function planSelection(
 /**
  * The documents of a collection a read or write selects, in result order: index-narrowed candidates,
  * the full filter, `$near` distance order, sort (or a walk of an index in sort order), then skip
- * and limit.
+ * and limit. Read as they are asked for, unless an order must be computed over all of them first.
  */
+export function* selectedDocuments(
+  database: Database,
+  collection: Collection | undefined,
+  selection: Selection,
+): Generator<Document> {
+  const plan = planSelection(database, collection, selection);
+  if (!collection || !plan) return;
+  const { near, matches, candidates, sortIndex, sort, skip, limit, skipInWalk } = plan;
+  const ordered = sortIndex !== null && sort ? collection.inIndexOrder(sort, skipInWalk) : null;
+  const needsSort = sort !== undefined && ordered === null;
+  const toSkip = skip - skipInWalk;
+  if (near || needsSort) {
+    let selected: Document[] = [];
+    for (const doc of candidates.docs) if (matches(doc)) selected.push(doc);
+    if (near) selected = orderByNearness(near, selected);
+    if (needsSort && sort) selected = sortDocuments(selected, sort);
+    yield* selected.slice(toSkip, limit > 0 ? toSkip + limit : undefined);
+    return;
+  }
+  let skipped = 0;
+  let given = 0;
+  for (const doc of ordered ?? candidates.docs) {
+    if (!matches(doc)) continue;
+    if (skipped < toSkip) {
+      skipped++;
+      continue;
+    }
+    yield doc;
+    // Stop reading as soon as the limit is reached: the walk need not go on.
+    if (limit > 0 && ++given >= limit) return;
+  }
+}
+
+/** The selected documents, all read (writes select their targets before changing any). */
 export function selectDocuments(
   database: Database,
   collection: Collection | undefined,
   selection: Selection,
 ): Document[] {
-  const plan = planSelection(database, collection, selection);
-  if (!collection || !plan) return [];
-  const { near, matches, candidates, sortIndex, sort, skip, limit, skipInWalk } = plan;
-  const ordered = sortIndex !== null && sort ? collection.inIndexOrder(sort, skipInWalk) : null;
-  const needsSort = sort !== undefined && ordered === null;
-  const toSkip = skip - skipInWalk;
-  // Without a reordering the scan can stop as soon as skip + limit documents matched.
-  const stopAfter = !needsSort && !near && limit > 0 ? toSkip + limit : Infinity;
-  let selected: Document[] = [];
-  for (const doc of ordered ?? candidates.docs) {
-    if (!matches(doc)) continue;
-    selected.push(doc);
-    if (selected.length >= stopAfter) break;
-  }
-  if (near) selected = orderByNearness(near, selected);
-  if (needsSort && sort) selected = sortDocuments(selected, sort);
-  return selected.slice(toSkip, limit > 0 ? toSkip + limit : undefined);
+  return [...selectedDocuments(database, collection, selection)];
 }
 
 /**

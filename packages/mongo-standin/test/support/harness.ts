@@ -19,10 +19,10 @@ export async function makeDataDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'standin-test-'));
 }
 
-export async function startHarness(dataDir?: string, compactMinBytes?: number): Promise<Harness> {
+export async function startHarness(dataDir?: string): Promise<Harness> {
   refuseInUnitTests();
   const dir = dataDir ?? (await makeDataDir());
-  const server = await startStandin({ port: 0, dataDir: dir, compactMinBytes });
+  const server = await startStandin({ port: 0, dataDir: dir });
   const client = new MongoClient(server.uri, { serverSelectionTimeoutMS: 2000 });
   await client.connect();
   const stop = async () => {

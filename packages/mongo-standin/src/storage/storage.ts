@@ -1,0 +1,221 @@
+import type { Document } from 'bson';
+import { open, type Database as Table, type Key, type RootDatabase } from 'lmdb';
+import { readdir, statfs } from 'node:fs/promises';
+import { decodeDocument, encodeDocument } from '../bson-values.ts';
+import { CommandError, internalError, outOfDiskSpace } from '../errors.ts';
+import type { IndexSpec } from '../engine/index-spec.ts';
+
+/** A collection as the catalog keeps it: where its documents and index entries are, and its totals. */
+export interface CollectionEntry {
+  database: string;
+  name: string;
+  options: Document;
+  /** The LMDB table of its documents, by record id. */
+  table: string;
+  indexes: IndexEntry[];
+  /** Sum of its documents' BSON sizes (collStats `size`). */
+  dataSize: number;
+}
+
+export interface IndexEntry {
+  spec: IndexSpec;
+  /** The LMDB table of its keys; null for the kinds that keep no entries (2dsphere, text). */
+  table: string | null;
+  /** Some document has an array on an indexed path: key order is no longer document order. */
+  multikey: boolean;
+}
+
+/** Documents by record id (ordered-binary numbers), as BSON bytes. */
+export type DocumentTable = Table<Buffer, number>;
+/**
+ * Index entries: a key's bytes (in MongoDB's order) followed by the record id's 8 bytes, so that equal
+ * keys sort by record, with no value. Not LMDB duplicates: those cannot be walked without holding one
+ * read snapshot for the whole walk, which a cursor read over minutes would hold.
+ */
+export type IndexTable = Table<Buffer, Buffer>;
+
+/** Named tables an environment may hold: each collection and each of its indexes is one. */
+const MAX_TABLES = 10_000;
+/** Below this much free space a failed commit is put down to a full disk (ENOSPC shows as EIO). */
+const LOW_SPACE_BYTES = 64 * 1024 * 1024;
+const CATALOG = 'catalog';
+/** The catalog's own record: the format and the counter naming new tables. */
+const META_KEY = '\u0000meta';
+const FORMAT = 1;
+
+/** Files of the stand-in's earlier storage (a snapshot and journal per database), which this one does not read. */
+const EARLIER_FORMAT = /\.(journal|snapshot)$/;
+
+/** A data directory written in a format this version does not read. */
+export class UnreadableDataDir extends Error {
+  override name = 'UnreadableDataDir';
+}
+
+/**
+ * The data directory's one LMDB environment (`data.mdb`): a catalog of collections and indexes, and a
+ * table for each collection's documents and each index's keys. Every write runs in one LMDB transaction
+ * and is acknowledged once it is flushed to disk; a failed commit (a full disk, an I/O error) leaves
+ * nothing behind, on disk or in the tables.
+ */
+export class Storage {
+  private readonly catalog: Table<Buffer, string>;
+  private readonly tables = new Map<string, Table<unknown, Key>>();
+
+  private constructor(
+    readonly dataDir: string,
+    readonly env: RootDatabase,
+  ) {
+    this.catalog = env.openDB({ name: CATALOG, encoding: 'binary' });
+  }
+
+  static async open(dataDir: string): Promise<Storage> {
+    const earlier = (await readdir(dataDir)).filter((file) => EARLIER_FORMAT.test(file));
+    if (earlier.length > 0)
+      throw new UnreadableDataDir(
+        `${dataDir} holds data in the stand-in's earlier format (${earlier.join(', ')}), which this version does not read: move the directory away (or delete it) and import your data again`,
+      );
+    // overlappingSync: a commit is visible at once and flushed after; writes are acknowledged once flushed.
+    const env = open({ path: dataDir, maxDbs: MAX_TABLES, overlappingSync: true, noMemInit: true });
+    const storage = new Storage(dataDir, env);
+    const meta = storage.catalog.get(META_KEY);
+    if (meta === undefined) {
+      await env.transaction(() =>
+        storage.catalog.put(META_KEY, Buffer.from(encodeDocument({ format: FORMAT, nextTable: 1 }))),
+      );
+    } else if (decodeDocument(meta).format !== FORMAT) {
+      await env.close();
+      throw new UnreadableDataDir(
+        `${dataDir} holds data in a format this version of the stand-in does not read`,
+      );
+    }
+    return storage;
+  }
+
+  /** Every collection in the catalog. */
+  collections(): CollectionEntry[] {
+    const entries: CollectionEntry[] = [];
+    for (const { key, value } of this.catalog.getRange({ start: '\u0001' }))
+      if (key !== META_KEY) entries.push(decodeDocument(value) as CollectionEntry);
+    return entries;
+  }
+
+  /** Within a write: records the collection's entry. */
+  putCollection(entry: CollectionEntry): void {
+    this.catalog.putSync(catalogKey(entry.database, entry.name), Buffer.from(encodeDocument(entry)));
+  }
+
+  /** Within a write: removes the collection's entry and its tables. */
+  removeCollection(entry: CollectionEntry): void {
+    this.catalog.removeSync(catalogKey(entry.database, entry.name));
+    this.dropTable(entry.table);
+    for (const index of entry.indexes) if (index.table) this.dropTable(index.table);
+  }
+
+  /** Within a write: a name for a new table, never given before. */
+  newTableName(prefix: 'c' | 'i'): string {
+    const meta = decodeDocument(this.catalog.get(META_KEY)!);
+    const number = meta.nextTable as number;
+    this.catalog.putSync(META_KEY, Buffer.from(encodeDocument({ ...meta, nextTable: number + 1 })));
+    return `${prefix}${number}`;
+  }
+
+  documents(name: string): DocumentTable {
+    return this.table(name, () => this.env.openDB({ name, encoding: 'binary' })) as DocumentTable;
+  }
+
+  index(name: string): IndexTable {
+    return this.table(name, () =>
+      this.env.openDB({ name, keyEncoding: 'binary', encoding: 'binary' }),
+    ) as IndexTable;
+  }
+
+  private table(name: string, openTable: () => Table<unknown, Key>): Table<unknown, Key> {
+    let table = this.tables.get(name);
+    if (!table) this.tables.set(name, (table = openTable()));
+    return table;
+  }
+
+  /** Within a write: empties and deletes a table. */
+  dropTable(name: string): void {
+    const table = this.tables.get(name) ?? this.env.openDB({ name });
+    table.dropSync();
+    this.tables.delete(name);
+  }
+
+  /**
+   * Runs `work` in a write transaction and commits it; resolves once the commit is visible (call
+   * `flushed` for durability). If `work` throws, or the commit fails, nothing it wrote remains; a commit
+   * refused for lack of space is MongoDB's OutOfDiskSpace.
+   */
+  async write<T>(work: () => T): Promise<T> {
+    try {
+      // The inner synchronous transaction is a child transaction: aborted as a whole if `work` throws.
+      return await this.env.transaction(() => this.env.transactionSync(work));
+    } catch (error) {
+      // A table opened by the aborted transaction is gone with it: handles are opened again when needed.
+      this.tables.clear();
+      throw await this.commitFailure(error);
+    }
+  }
+
+  /** Resolves once every write committed so far is on disk. */
+  async flushed(): Promise<void> {
+    try {
+      await this.env.flushed;
+    } catch (error) {
+      throw await this.commitFailure(error);
+    }
+  }
+
+  /**
+   * The error to answer a failed write with: the work's own (a command error), else the commit's. LMDB
+   * reports a full disk as EIO: free space tells the two apart.
+   */
+  private async commitFailure(error: unknown): Promise<unknown> {
+    if (!isCommitFailure(error)) return error;
+    const cause = await Promise.resolve(error.commitError ?? error).catch((reason: unknown) => reason);
+    const space = await statfs(this.dataDir).catch(() => undefined);
+    const free = space ? space.bavail * space.bsize : Infinity;
+    if (free < LOW_SPACE_BYTES)
+      return outOfDiskSpace(
+        `No space left on device for ${this.dataDir} (${free} bytes free): the write was not applied; free some space and retry`,
+      );
+    return internalError(
+      `the write could not be made durable and was not applied: ${(cause as Error).message ?? String(cause)}`,
+    );
+  }
+
+  /** Sizes of the environment and of one table (pages of `pageSize` bytes). */
+  tableStats(name: string): TableStats {
+    return this.env.openDB({ name }).getStats() as TableStats;
+  }
+
+  environmentStats(): TableStats & { mapSize: number; lastPageNumber: number } {
+    return this.env.getStats() as TableStats & { mapSize: number; lastPageNumber: number };
+  }
+
+  async close(): Promise<void> {
+    await this.env.flushed;
+    await this.env.close();
+  }
+}
+
+export interface TableStats {
+  pageSize: number;
+  treeBranchPageCount: number;
+  treeLeafPageCount: number;
+  overflowPages: number;
+  entryCount: number;
+}
+
+/** Bytes a table occupies in the file. */
+export const tableBytes = (stats: TableStats): number =>
+  stats.pageSize * (stats.treeBranchPageCount + stats.treeLeafPageCount + stats.overflowPages);
+
+const catalogKey = (database: string, collection: string) => `${database}\u0000${collection}`;
+
+/** LMDB's failures: a rejected commit (with its cause), or an errno of a synchronous call. */
+function isCommitFailure(error: unknown): error is Error & { commitError?: Promise<unknown> } {
+  if (!(error instanceof Error) || error instanceof CommandError) return false;
+  return 'commitError' in error || typeof (error as { code?: unknown }).code === 'number';
+}
