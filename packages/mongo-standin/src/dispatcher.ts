@@ -48,7 +48,7 @@ async function runCommand(
   const database = context.engine.ensureDatabase(databaseName);
   if (!command.writes) return await command.run(request, database, context);
   // Writes done before a failure (earlier statements of a batch) are kept, as on MongoDB.
-  const reply = await database.write(() => command.run(request, database, context));
+  const reply = database.write(() => command.run(request, database, context));
   // Acknowledged once durable; the next write has begun meanwhile.
   await database.storage.flushed();
   return reply;

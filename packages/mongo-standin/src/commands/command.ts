@@ -36,16 +36,24 @@ export interface ServerCommand extends CommandBase {
   run(request: CommandRequest, context: CommandContext): Promise<Document> | Document;
 }
 
-/**
- * Runs against a database. A writing command runs in the database's queue, after the writes that
- * arrived before it, in one transaction (so its `run` must not await), and is answered once its changes
- * are on disk; a reading one runs at once on what is committed.
- */
-export interface DatabaseCommand extends CommandBase {
+/** Runs against a database, on what is committed. */
+export interface ReadingCommand extends CommandBase {
   readonly scope: 'database';
-  readonly writes?: true;
+  readonly writes?: undefined;
   run(request: CommandRequest, database: Database, context: CommandContext): Promise<Document> | Document;
 }
+
+/**
+ * Changes a database: runs in one storage transaction (synchronously, so that no other command runs in
+ * between), and is answered once its changes are on disk.
+ */
+export interface WritingCommand extends CommandBase {
+  readonly scope: 'database';
+  readonly writes: true;
+  run(request: CommandRequest, database: Database, context: CommandContext): Document;
+}
+
+export type DatabaseCommand = ReadingCommand | WritingCommand;
 
 export type Command = ServerCommand | DatabaseCommand;
 

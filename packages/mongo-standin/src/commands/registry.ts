@@ -2,9 +2,11 @@ import { aggregate } from './aggregate.ts';
 import { buildInfo } from './build-info.ts';
 import { getCmdLineOpts } from './get-cmd-line-opts.ts';
 import type { Command } from './command.ts';
+import { collStats } from './coll-stats.ts';
 import { count } from './count.ts';
 import { create } from './create.ts';
 import { createIndexes } from './create-indexes.ts';
+import { dbStats } from './db-stats.ts';
 import { deleteCommand } from './delete.ts';
 import { distinct } from './distinct.ts';
 import { drop } from './drop.ts';
@@ -28,9 +30,11 @@ import { update } from './update.ts';
 const COMMANDS: Command[] = [
   aggregate,
   buildInfo,
+  collStats,
   count,
   create,
   createIndexes,
+  dbStats,
   deleteCommand,
   distinct,
   drop,

@@ -215,6 +215,11 @@ export class Collection {
     return tableBytes(this.host.storage.tableStats(this.entry.table));
   }
 
+  /** Bytes of its tables: documents and indexes (listDatabases `sizeOnDisk`). */
+  get totalSize(): number {
+    return this.storageSize + Object.values(this.indexSizes()).reduce((sum, bytes) => sum + bytes, 0);
+  }
+
   /**
    * The documents a filter can match: when a top-level equality or `$in` names a field with a
    * complete single-field index, only that index's entries, otherwise the whole collection.

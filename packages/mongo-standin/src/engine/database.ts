@@ -3,18 +3,16 @@ import type { Options } from 'mingo/types';
 import { invalidNamespace, namespaceExists } from '../errors.ts';
 import { compileFilter, type DocumentPredicate } from '../query/filter.ts';
 import { mingoOptions } from '../query/mingo-context.ts';
-import { SerialQueue } from '../serial-queue.ts';
 import type { CollectionEntry, Storage } from '../storage/storage.ts';
 import { Collection, type CollectionHost } from './collection.ts';
 import { ID_INDEX_SPEC } from './index-spec.ts';
 
 /**
- * A database: its collections, and the queue its writing commands run through one at a time, each in
- * one storage transaction. Readers need no queue: they see what the last commit made visible.
+ * A database: its collections. A writing command runs in one storage transaction, committed before the
+ * next command begins (transactions are synchronous); readers see what the last commit made visible.
  */
 export class Database implements CollectionHost {
   private collections = new Map<string, Collection>();
-  private readonly queue = new SerialQueue();
   /** Collections whose catalog entry the running write changed. */
   private readonly changedCollections = new Set<Collection>();
   readonly mingoOptions: Partial<Options>;
@@ -44,30 +42,22 @@ export class Database implements CollectionHost {
   }
 
   /**
-   * Runs a writing command's work after the previous ones on this database, in one transaction; resolves
-   * once its changes are visible (`storage.flushed()` tells when they are durable). If the transaction
-   * fails, the collections are read again from the catalog, as the failed work found them.
+   * Runs a writing command's work in one transaction, committed on return (`storage.flushed()` tells when
+   * it is durable). If it fails, the collections are read again from the catalog, as the work found them.
    */
-  write<T>(work: () => T): Promise<T> {
-    return this.queue.run(async () => {
-      try {
-        return await this.storage.write(() => {
-          const result = work();
-          for (const collection of this.changedCollections) this.storage.putCollection(collection.entry);
-          return result;
-        });
-      } catch (error) {
-        this.load(this.storage.collections().filter((entry) => entry.database === this.name));
-        throw error;
-      } finally {
-        this.changedCollections.clear();
-      }
-    });
-  }
-
-  /** Settles once the writes queued so far have run. */
-  idle(): Promise<void> {
-    return this.queue.run(() => undefined);
+  write<T>(work: () => T): T {
+    try {
+      return this.storage.write(() => {
+        const result = work();
+        for (const collection of this.changedCollections) this.storage.putCollection(collection.entry);
+        return result;
+      });
+    } catch (error) {
+      this.load(this.storage.collections().filter((entry) => entry.database === this.name));
+      throw error;
+    } finally {
+      this.changedCollections.clear();
+    }
   }
 
   collection(name: string): Collection | undefined {

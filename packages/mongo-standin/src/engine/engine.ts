@@ -67,7 +67,6 @@ export class Engine {
   }
 
   async close(): Promise<void> {
-    for (const database of this.databases.values()) await database.idle();
     await this.storage.close();
     await this.unlock();
   }

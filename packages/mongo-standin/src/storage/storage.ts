@@ -1,6 +1,7 @@
 import type { Document } from 'bson';
-import { open, type Database as Table, type Key, type RootDatabase } from 'lmdb';
-import { readdir, statfs } from 'node:fs/promises';
+import { open, TransactionFlags, type Database as Table, type Key, type RootDatabase } from 'lmdb';
+import { statfsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { decodeDocument, encodeDocument } from '../bson-values.ts';
 import { CommandError, internalError, outOfDiskSpace } from '../errors.ts';
 import type { IndexSpec } from '../engine/index-spec.ts';
@@ -34,6 +35,9 @@ export type DocumentTable = Table<Buffer, number>;
  */
 export type IndexTable = Table<Buffer, Buffer>;
 
+/** Commit before returning, abort on a throw, and leave the flush to overlap what follows. */
+const WRITE_FLAGS =
+  TransactionFlags.ABORTABLE | TransactionFlags.SYNCHRONOUS_COMMIT | TransactionFlags.NO_SYNC_FLUSH;
 /** Named tables an environment may hold: each collection and each of its indexes is one. */
 const MAX_TABLES = 10_000;
 /** Below this much free space a failed commit is put down to a full disk (ENOSPC shows as EIO). */
@@ -79,8 +83,8 @@ export class Storage {
     const storage = new Storage(dataDir, env);
     const meta = storage.catalog.get(META_KEY);
     if (meta === undefined) {
-      await env.transaction(() =>
-        storage.catalog.put(META_KEY, Buffer.from(encodeDocument({ format: FORMAT, nextTable: 1 }))),
+      storage.write(() =>
+        storage.catalog.putSync(META_KEY, Buffer.from(encodeDocument({ format: FORMAT, nextTable: 1 }))),
       );
     } else if (decodeDocument(meta).format !== FORMAT) {
       await env.close();
@@ -143,18 +147,19 @@ export class Storage {
   }
 
   /**
-   * Runs `work` in a write transaction and commits it; resolves once the commit is visible (call
-   * `flushed` for durability). If `work` throws, or the commit fails, nothing it wrote remains; a commit
-   * refused for lack of space is MongoDB's OutOfDiskSpace.
+   * Runs `work` in a write transaction and commits it before returning: its changes are visible, and
+   * `flushed()` tells when they are durable (the disk's flush overlaps the next transactions). If `work`
+   * throws, or the commit fails, nothing it wrote remains; a commit refused for lack of space is MongoDB's
+   * OutOfDiskSpace. Synchronous: LMDB's asynchronous commits leave a rejected promise of their own
+   * unobserved when a commit fails.
    */
-  async write<T>(work: () => T): Promise<T> {
+  write<T>(work: () => T): T {
     try {
-      // The inner synchronous transaction is a child transaction: aborted as a whole if `work` throws.
-      return await this.env.transaction(() => this.env.transactionSync(work));
+      return this.env.transactionSync(work, WRITE_FLAGS);
     } catch (error) {
       // A table opened by the aborted transaction is gone with it: handles are opened again when needed.
       this.tables.clear();
-      throw await this.commitFailure(error);
+      throw this.commitFailure(error);
     }
   }
 
@@ -163,7 +168,7 @@ export class Storage {
     try {
       await this.env.flushed;
     } catch (error) {
-      throw await this.commitFailure(error);
+      throw this.commitFailure(error);
     }
   }
 
@@ -171,23 +176,26 @@ export class Storage {
    * The error to answer a failed write with: the work's own (a command error), else the commit's. LMDB
    * reports a full disk as EIO: free space tells the two apart.
    */
-  private async commitFailure(error: unknown): Promise<unknown> {
+  private commitFailure(error: unknown): unknown {
     if (!isCommitFailure(error)) return error;
-    const cause = await Promise.resolve(error.commitError ?? error).catch((reason: unknown) => reason);
-    const space = await statfs(this.dataDir).catch(() => undefined);
+    const space = (() => {
+      try {
+        return statfsSync(this.dataDir);
+      } catch {
+        return undefined;
+      }
+    })();
     const free = space ? space.bavail * space.bsize : Infinity;
     if (free < LOW_SPACE_BYTES)
       return outOfDiskSpace(
         `No space left on device for ${this.dataDir} (${free} bytes free): the write was not applied; free some space and retry`,
       );
-    return internalError(
-      `the write could not be made durable and was not applied: ${(cause as Error).message ?? String(cause)}`,
-    );
+    return internalError(`the write could not be made durable and was not applied: ${error.message}`);
   }
 
   /** Sizes of the environment and of one table (pages of `pageSize` bytes). */
   tableStats(name: string): TableStats {
-    return this.env.openDB({ name }).getStats() as TableStats;
+    return (this.tables.get(name) ?? this.env.openDB({ name })).getStats() as TableStats;
   }
 
   environmentStats(): TableStats & { mapSize: number; lastPageNumber: number } {
@@ -214,8 +222,11 @@ export const tableBytes = (stats: TableStats): number =>
 
 const catalogKey = (database: string, collection: string) => `${database}\u0000${collection}`;
 
-/** LMDB's failures: a rejected commit (with its cause), or an errno of a synchronous call. */
-function isCommitFailure(error: unknown): error is Error & { commitError?: Promise<unknown> } {
-  if (!(error instanceof Error) || error instanceof CommandError) return false;
-  return 'commitError' in error || typeof (error as { code?: unknown }).code === 'number';
+/** LMDB's failures carry the errno of the call that failed. */
+function isCommitFailure(error: unknown): error is Error {
+  return (
+    error instanceof Error &&
+    !(error instanceof CommandError) &&
+    typeof (error as { code?: unknown }).code === 'number'
+  );
 }

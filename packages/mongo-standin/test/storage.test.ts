@@ -1,0 +1,106 @@
+/**
+ * The storage through a full disk and an unreadable data directory: a write the disk has no room for is
+ * refused with OutOfDiskSpace (14031) and leaves nothing behind, writes made once space is back are kept,
+ * and a restart finds exactly what was acknowledged.
+ *
+ * The full disk is a small tmpfs mounted for the test (CI runs as root); where mounting is refused the
+ * test says so and is skipped.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MongoServerError } from 'mongodb';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startStandin } from '../src/index.ts';
+import { makeDataDir, startHarness } from './support/harness.ts';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+/** A tmpfs of `size` mounted on a fresh directory, or the reason it could not be. */
+async function mountTmpfs(size: string): Promise<{ dir: string } | { refused: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'standin-full-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'pipe' });
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    return { refused: String((error as { stderr?: Buffer }).stderr ?? error).trim() };
+  }
+  cleanups.push(async () => {
+    execFileSync('umount', ['-l', dir]);
+    await rm(dir, { recursive: true, force: true });
+  });
+  return { dir };
+}
+
+const tmpfs = await mountTmpfs('16m');
+const refused = 'refused' in tmpfs ? tmpfs.refused : undefined;
+if (refused) console.warn(`skipping the full-disk test: cannot mount a tmpfs here (${refused})`);
+
+describe('a full disk', () => {
+  it.skipIf(refused !== undefined)(
+    'refuses the write that does not fit with OutOfDiskSpace, keeps nothing of it, and keeps the writes made once space is freed',
+    async () => {
+      const mount = (tmpfs as { dir: string }).dir;
+      const dataDir = join(mount, 'data');
+      // Room to free later: the disk fills up with the data, then this goes.
+      const filler = join(mount, 'filler');
+      await writeFile(filler, Buffer.alloc(3 * 1024 * 1024));
+      let harness = await startHarness(dataDir);
+      let docs = harness.client.db('full').collection<{ _id: number; text: string }>('docs');
+      const text = 'x'.repeat(200_000);
+      const acknowledged: number[] = [];
+      let refusal: unknown;
+      for (let i = 0; i < 200 && refusal === undefined; i++) {
+        try {
+          await docs.insertOne({ _id: i, text });
+          acknowledged.push(i);
+        } catch (error) {
+          refusal = error;
+        }
+      }
+      expect(refusal).toBeInstanceOf(MongoServerError);
+      expect(refusal).toMatchObject({ code: 14031, codeName: 'OutOfDiskSpace' });
+      expect((refusal as Error).message).toMatch(/No space left on device/);
+      const refusedId = acknowledged.length;
+      // Not applied: not visible before a restart, and the count is what was acknowledged.
+      expect(await docs.findOne({ _id: refusedId })).toBeNull();
+      expect(await docs.countDocuments()).toBe(acknowledged.length);
+
+      await rm(filler);
+      await docs.insertOne({ _id: 1000, text: 'after' });
+      await docs.updateOne({ _id: 0 }, { $set: { text: 'updated after' } });
+      await harness.stop();
+
+      harness = await startHarness(dataDir);
+      docs = harness.client.db('full').collection('docs');
+      try {
+        const ids = (
+          await docs
+            .find({}, { projection: { _id: 1 } })
+            .sort({ _id: 1 })
+            .toArray()
+        ).map((d) => d._id);
+        expect(ids).toEqual([...acknowledged, 1000]);
+        expect((await docs.findOne({ _id: 0 }))?.text).toBe('updated after');
+      } finally {
+        await harness.stop();
+      }
+    },
+    60_000,
+  );
+});
+
+describe('a data directory', () => {
+  it('in the earlier journal format is refused with a message saying what to do', async () => {
+    const dataDir = await makeDataDir();
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    await writeFile(join(dataDir, 'hsds.journal'), Buffer.alloc(16));
+    await expect(startStandin({ port: 0, dataDir })).rejects.toThrow(
+      /earlier format \(hsds\.journal\).*move the directory away.*import your data again/,
+    );
+  });
+});
