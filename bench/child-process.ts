@@ -27,15 +27,14 @@ export interface ForkedChild<Request, Reply> {
   stop(): Promise<MemoryPeaks>;
 }
 
-/** Forks `script` with `args` (and node options added to this process's) and waits until it sends its address. */
+/** Forks `script` with `args` and waits until it sends its address. */
 export async function forkChild<Request = never, Reply = never>(
   script: URL,
   args: string[],
-  nodeOptions: string[] = [],
 ): Promise<ForkedChild<Request, Reply>> {
   const name = basename(fileURLToPath(script));
   // Inherits this process's node options: the TypeScript loader, and --cpu-prof when profiling.
-  const child = fork(script, args, { execArgv: [...process.execArgv, ...nodeOptions] });
+  const child = fork(script, args, { execArgv: process.execArgv });
   // Messages come strictly in answer to what was sent, so each one goes to the oldest waiter.
   const waiting: { resolve(message: ChildMessage<Reply>): void; reject(error: Error): void }[] = [];
   let died: Error | undefined;

@@ -1,17 +1,10 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { Database } from '../src/db/database.ts';
 import { forkChild } from './child-process.ts';
 import type { MemoryPeaks } from './memory-peaks.ts';
-
-/**
- * The stand-in keeps every document in memory, as JavaScript objects (~80 KB of heap per generated service
- * with its rows and documents): 100,000 services need far more than V8's default heap limit (~4 GB). It may
- * use most of the machine's memory; the bench's other processes need little.
- */
-const STANDIN_HEAP_MIB = Math.floor((totalmem() * 0.75) / 2 ** 20);
 
 /** The database every bench works in; a kept data directory is found again under this name. */
 const BENCH_DB_NAME = 'bench';
@@ -33,11 +26,7 @@ export async function startStandinProcess(keptDataDir?: string): Promise<Standin
   const removeTemporary = () => (keptDataDir ? undefined : rm(dataDir, { recursive: true, force: true }));
   try {
     if (keptDataDir) await mkdir(keptDataDir, { recursive: true });
-    const child = await forkChild(
-      new URL('./standin-process.ts', import.meta.url),
-      [dataDir],
-      [`--max-old-space-size=${STANDIN_HEAP_MIB}`],
-    );
+    const child = await forkChild(new URL('./standin-process.ts', import.meta.url), [dataDir]);
     return {
       uri: child.address,
       cpuUsage: () => child.cpuUsage(),

@@ -240,6 +240,62 @@ describe(external ? `durability (${SKIP_REASON})` : 'durability', () => {
   );
 
   it.skipIf(external)(
+    'every write acknowledged before a SIGKILL amid concurrent writers survives, and nothing half-written appears',
+    async () => {
+      const dbpath = await freshDbPath();
+      const first = await startStandinProcess(dbpath);
+      const a = await connect(first.uri);
+      const stream = a.db.collection<{ _id: string; writer: number; n: number; body: string }>('stream');
+      await stream.createIndex({ writer: 1, n: 1 }, { unique: true });
+      const acknowledged = new Set<string>();
+      let killed = false;
+      // Four writers insert batches until the server dies under them.
+      const writers = [0, 1, 2, 3].map(async (writer) => {
+        for (let n = 0; !killed; n += 10) {
+          const batch = Array.from({ length: 10 }, (_, i) => ({
+            _id: `${writer}-${n + i}`,
+            writer,
+            n: n + i,
+            body: 'y'.repeat(2_000),
+          }));
+          try {
+            await stream.insertMany(batch);
+            for (const doc of batch) acknowledged.add(doc._id);
+          } catch {
+            return;
+          }
+        }
+      });
+      while (acknowledged.size < 400) await new Promise((resolve) => setTimeout(resolve, 10));
+      killed = true;
+      await stopStandin(first, 'SIGKILL');
+      await Promise.all(writers);
+      await a.client.close();
+
+      const second = await startStandinProcess(dbpath);
+      const b = await connect(second.uri);
+      try {
+        const stored = await b.db
+          .collection('stream')
+          .find({}, { projection: { body: 1 } })
+          .toArray();
+        const ids = new Set(stored.map((doc) => String(doc._id)));
+        for (const id of acknowledged) expect(ids.has(id), id).toBe(true);
+        // Batches are whole documents: none was stored cut short.
+        for (const doc of stored) expect((doc.body as string).length).toBe(2_000);
+        // The index agrees with the documents.
+        expect(await b.db.collection('stream').countDocuments({ writer: 0 })).toBe(
+          stored.filter((doc) => String(doc._id).startsWith('0-')).length,
+        );
+      } finally {
+        await b.client.close();
+        await stopStandin(second, 'SIGKILL');
+      }
+    },
+    90_000,
+  );
+
+  it.skipIf(external)(
     'SIGTERM shuts down cleanly (exit code 0) and a restart finds every write and index',
     async () => {
       const dbpath = await freshDbPath();
