@@ -1,6 +1,9 @@
 /**
  * `npm run db`: runs the embedded database alone (mongod when a binary can be had, else the stand-in) on
- * 127.0.0.1:HSDS_EMBEDDED_DB_PORT, for the import CLI, mongosh or a server started separately.
+ * 127.0.0.1:HSDS_EMBEDDED_DB_PORT, for the import CLI, mongosh or a server started separately. The
+ * stand-in runs in a process of its own here too, as under a server: one way of running it, which starts
+ * it again if it stops, and this process only watches over it. If a server already runs the database, this
+ * one shares it and runs it itself once that server stops.
  */
 import { loadConfig } from '../src/config.ts';
 import { startEmbeddedDatabase } from '../src/db/embedded.ts';

@@ -5,6 +5,9 @@
  * it, started for the duration otherwise). Paths: JSON files (a record or an array), NDJSON/JSON Lines
  * files (`-` for standard input), or tabular-form folders with a datapackage.json. Exit status: 0 when
  * every record loaded, 1 when any was rejected, 2 when the import could not run.
+ *
+ * A database out of reach for a while (the server running the embedded database stopped, and this
+ * process or another takes it over; a failover) is waited out, for up to OUTAGE_WAIT_MS.
  */
 import { parseArgs } from 'node:util';
 import { importRecords } from '../src/ingest/import.ts';
@@ -15,6 +18,13 @@ import { failureMessage } from '../src/failure-message.ts';
 import { withDatabase } from './cli/database.ts';
 import { withProgress } from './cli/progress.ts';
 import { printWarnings } from './cli/warnings.ts';
+
+/**
+ * How long the import retries a step that fails for the database being out of reach, before it stops
+ * (exit 2, what it wrote kept for a rerun to complete). A takeover of the embedded database takes a few
+ * seconds. Waiting longer would not help: an import whose lease goes unrenewed for 45 s loses it, and stops.
+ */
+const OUTAGE_WAIT_MS = 30_000;
 
 const USAGE = `usage: npm run import -- <path...> [--type ${recordTypes.join('|')}] [--dry-run] [--batch-size N]`;
 
@@ -42,13 +52,21 @@ async function main(): Promise<number> {
     return 2;
   }
 
-  return withDatabase(async (db) => {
+  return withDatabase(async (db, logger) => {
     const report = await withProgress('importing', 'records read', (onProgress) =>
       importRecords(db, inputs(positionals), {
         dryRun: values['dry-run'],
         type: values.type as RecordType | undefined,
         batchSize,
         onProgress,
+        outages: {
+          forMs: OUTAGE_WAIT_MS,
+          onRetry: (error, retryInMs) =>
+            logger.warn(
+              { reason: (error as Error).message, retryInMs, givesUpAfterMs: OUTAGE_WAIT_MS },
+              'the database is out of reach; retrying',
+            ),
+        },
       }),
     );
     printReport(report);

@@ -72,7 +72,7 @@ export function buildApp({
   // Outside the error handler, so it records what the caller finally received.
   const metaEntries = new MetaEntryQueue(new MetaEntries(database.db), logger);
   app.use(metaRecorder(protocols, metaEntries));
-  app.use(errorHandler(logger));
+  app.use(errorHandler(logger, database));
   app.use(
     cors({
       origin: config.corsOrigin,

@@ -21,6 +21,13 @@ export class CsvSyntaxError extends Error {
   }
 }
 
+/** One record of a CSV text, and where it ends. */
+export interface CsvRecord {
+  cells: string[];
+  /** The offset in the input (in bytes, from 0) just past the record and its line break. */
+  end: number;
+}
+
 /**
  * Streams the records of an RFC 4180 CSV text, read by csv-parse: fields separated by the delimiter, records
  * ended by CRLF, LF or a lone CR (mixed in one file too, as files edited on several platforms have them). A
@@ -28,13 +35,14 @@ export class CsvSyntaxError extends Error {
  * strict but the intent is plain, as common readers are: a quote inside an unquoted field, or text after a
  * closing quote, is kept as text (the quotes with it: `"a"b` reads `"a"b`), and records may have any number
  * of fields. A UTF-8 byte order mark (spreadsheet exports) is dropped (a UTF-16LE one has csv-parse read
- * UTF-16LE). Give bytes, as a file stream does: text chunks are encoded as UTF-8 one by one, so one must not
- * end inside a surrogate pair. Memory holds a few chunks, the records not yet read and the field being read.
+ * UTF-16LE); bytes that are not UTF-8 read as U+FFFD. Give bytes, as a file stream does: text chunks are
+ * encoded as UTF-8 one by one, so one must not end inside a surrogate pair. Memory holds a few chunks, the
+ * records not yet read and the field being read.
  */
-export async function* parseCsv(
+export async function* csvRecords(
   chunks: AsyncIterable<string | Buffer>,
   dialect: CsvDialect = {},
-): AsyncGenerator<string[]> {
+): AsyncGenerator<CsvRecord> {
   const parser = new RecordParser(parserOptions(dialect));
   const lines = new LineCounter();
   async function* counted(): AsyncGenerator<Buffer> {
@@ -48,8 +56,8 @@ export async function* parseCsv(
   }
   // A failure of the source reaches the loop below: the pipeline destroys the parser with it.
   pipeline(Readable.from(counted()), parser, () => {});
-  for await (const item of parser as AsyncIterable<string[] | CsvError>) {
-    if (Array.isArray(item)) {
+  for await (const item of parser as AsyncIterable<CsvRecord | CsvError>) {
+    if (!(item instanceof Error)) {
       yield item;
       continue;
     }
@@ -60,6 +68,14 @@ export async function* parseCsv(
     const line = lines.lineAt(item.bytes);
     throw new CsvSyntaxError(`a quoted field opened on line ${line} is never closed`, line);
   }
+}
+
+/** The cells of each record of a CSV text, as `csvRecords` reads them. */
+export async function* parseCsv(
+  chunks: AsyncIterable<string | Buffer>,
+  dialect: CsvDialect = {},
+): AsyncGenerator<string[]> {
+  for await (const record of csvRecords(chunks, dialect)) yield record.cells;
 }
 
 /** Every record delimiter at once (csv-parse otherwise keeps to the first it meets); CRLF before CR. */
@@ -80,10 +96,20 @@ function parserOptions(dialect: CsvDialect): Options {
 }
 
 /**
- * csv-parse's stream, yielding a syntax error found at the end of the text (a quoted field never closed) as
- * its last item rather than failing with it: a failed stream drops the records parsed but not yet read.
+ * csv-parse's stream, yielding each record as a `CsvRecord`, and a syntax error found at the end of the text
+ * (a quoted field never closed) as its last item rather than failing with it: a failed stream drops the
+ * records parsed but not yet read.
  */
 class RecordParser extends Parser {
+  /**
+   * csv-parse pushes each record as soon as it has counted its bytes, line break included, in `info.bytes`.
+   * (Its `info` option gives the same with each record, but doubles the time parsing takes.)
+   */
+  override push(chunk: unknown, encoding?: BufferEncoding): boolean {
+    const record = Array.isArray(chunk) ? { cells: chunk as string[], end: this.info.bytes } : chunk;
+    return super.push(record, encoding);
+  }
+
   override _flush(callback: TransformCallback): void {
     super._flush((error) => {
       if (error) this.push(error);

@@ -1,4 +1,4 @@
-import { MongoClient, type Db } from 'mongodb';
+import { MongoClient, MongoServerError, type Db } from 'mongodb';
 import type { Logger } from 'pino';
 import { retryUntilDone } from '../retry.ts';
 import { collectionIndexes } from './collections.ts';
@@ -6,10 +6,19 @@ import { collectionIndexes } from './collections.ts';
 export interface DatabaseOptions {
   uri: string;
   dbName: string;
-  /** How long an operation waits for a reachable server before failing (and the API answering 503). */
+  /**
+   * The bound on one operation: past it, an operation fails (and the API answers 503) rather than wait on
+   * a database that is unreachable, hung or too slow (see the constructor).
+   */
   timeoutMs: number;
   logger: Logger;
 }
+
+/** What readiness finds: the database answers (and takes writes), refuses writes, or does not answer. */
+export type DatabaseState = 'up' | 'not writable' | 'down';
+
+/** The one-document collection readiness writes to, to learn whether a full disk has been freed. */
+export const READINESS_COLLECTION = 'health.readiness';
 
 /** Longest wait between two attempts at a first connection. */
 const MAX_CONNECT_DELAY_MS = 5_000;
@@ -25,11 +34,24 @@ export class Database {
   readonly db: Db;
   private readonly logger: Logger;
   private closed = false;
+  /** Whether a write was refused for lack of disk space, until readiness's write succeeds again. */
+  private outOfSpace = false;
 
   constructor(options: DatabaseOptions) {
+    // Every wait of an operation is bounded here, once for every call site. This driver has no deadline
+    // per operation (its `timeoutMS`, CSOT, is a documented no-op: `resolveOptions` drops it and
+    // `TimeoutContext.create` never makes a CSOT context), so each of its waits gets its own bound: finding
+    // the server, checking a connection out of the pool, connecting, and each reply (a cursor's every
+    // batch is one: a stream read for minutes is not cut while the database answers). Each gets half of
+    // `timeoutMs` because the driver retries a read or a write once after a network error, the retry's
+    // waits bounded the same way: a hung database fails the operation within `timeoutMs`, not twice that.
+    const waitMs = Math.ceil(options.timeoutMs / 2);
     this.client = new MongoClient(options.uri, {
       appName: 'hsds-api',
-      serverSelectionTimeoutMS: options.timeoutMs,
+      serverSelectionTimeoutMS: waitMs,
+      waitQueueTimeoutMS: waitMs,
+      connectTimeoutMS: waitMs,
+      socketTimeoutMS: waitMs,
       // Notice a database that has come back within a couple of seconds rather than the default ten.
       heartbeatFrequencyMS: 2000,
     });
@@ -53,24 +75,58 @@ export class Database {
   }
 
   /**
-   * True when the database answers a ping within `timeoutMs`. Timed here: this driver ignores `timeoutMS`,
-   * and a database that is down would otherwise keep the answer waiting for the whole server selection
-   * timeout (HSDS_DB_TIMEOUT_MS, up to two minutes). A late ping ends by itself.
+   * Told of a write the database refused for lack of disk space (by the error handler): until a write
+   * succeeds again, readiness says the database is not writable.
    */
-  async ping(timeoutMs: number): Promise<boolean> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
-    try {
-      return await Promise.race([
-        this.db.command({ ping: 1 }).then(
-          () => true,
-          () => false,
-        ),
-        late,
-      ]);
-    } finally {
-      clearTimeout(timer);
+  refusedForSpace(error: Error): void {
+    if (!this.outOfSpace) {
+      this.logger.error(
+        { reason: error.message },
+        'the database is out of disk space: writes are refused (503) until space is freed',
+      );
     }
+    this.outOfSpace = true;
+  }
+
+  /**
+   * The database's state for readiness, each check within `timeoutMs` (a bound of its own, shorter than an
+   * operation's: a probe must answer quickly whatever HSDS_DB_TIMEOUT_MS). A ping, or, after a write was
+   * refused for lack of space, one small write: a ping would succeed on a full disk, and only a write that
+   * succeeds tells that space was freed. Aborted through the driver's `signal`: a late check ends at once.
+   */
+  async state(timeoutMs: number): Promise<DatabaseState> {
+    if (this.outOfSpace) return this.probeWritable(timeoutMs);
+    try {
+      await this.db.command({ ping: 1 }, { signal: AbortSignal.timeout(timeoutMs) });
+      return 'up';
+    } catch {
+      return 'down';
+    }
+  }
+
+  /**
+   * Writes the one readiness document (the time changes it, so that MongoDB writes it each time). A
+   * refusal, for lack of space or any other reason, is an answer: not writable; no answer is down.
+   */
+  private async probeWritable(timeoutMs: number): Promise<DatabaseState> {
+    try {
+      // The command form, for its `signal`; its reply carries write errors instead of throwing them.
+      const reply = await this.db.command(
+        {
+          update: READINESS_COLLECTION,
+          updates: [{ q: { _id: 'probe' }, u: { $set: { at: new Date() } }, upsert: true }],
+        },
+        { signal: AbortSignal.timeout(timeoutMs) },
+      );
+      if (reply.writeErrors !== undefined || reply.writeConcernError !== undefined) return 'not writable';
+    } catch (error) {
+      return error instanceof MongoServerError ? 'not writable' : 'down';
+    }
+    if (this.outOfSpace) {
+      this.outOfSpace = false;
+      this.logger.info('the database takes writes again: disk space was freed');
+    }
+    return 'up';
   }
 
   async close(): Promise<void> {

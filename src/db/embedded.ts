@@ -1,9 +1,15 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { connect } from 'node:net';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
-import type { Logger } from 'pino';
+import type { Level, Logger } from 'pino';
 import { ConfigError } from '../config.ts';
+import { isJsonObject, type Json } from '../json.ts';
 
 export type EmbeddedKind = 'mongod' | 'standin';
 
@@ -18,18 +24,28 @@ export interface EmbeddedDatabaseOptions {
 
 export interface EmbeddedDatabase {
   /**
-   * Which server answers; `shared` when another process of ours already ran it on the port when we
-   * started (we start it ourselves if that process goes away).
+   * Which server this process runs; `shared` when another process of ours runs it (we start it ourselves
+   * if that process goes away).
    */
-  kind: EmbeddedKind | 'shared';
-  uri: string;
+  readonly kind: EmbeddedKind | 'shared';
+  readonly uri: string;
   close(): Promise<void>;
 }
 
 /** How often a process sharing the embedded database checks that it still answers. */
 const SHARED_CHECK_INTERVAL_MS = 2_000;
-/** Longest wait between attempts at taking over a database that cannot be started here. */
-const MAX_TAKEOVER_DELAY_MS = 60_000;
+/** How soon a database of ours that stopped is started again; longer when it stops again soon after. */
+const FIRST_RESTART_DELAY_MS = 250;
+/** A database that stopped less than this after the previous stop is started again after a longer wait. */
+const QUICK_RESTART_WINDOW_MS = 60_000;
+/** Longest wait between attempts at starting the database here: taking it over, or starting it again. */
+const MAX_START_DELAY_MS = 30_000;
+/** How long the stand-in's process may take to listen: it opens its data directory first. */
+const STANDIN_START_TIMEOUT_MS = 60_000;
+/** How long the stand-in's process may take to stop on SIGTERM (it closes its data files) before a SIGKILL. */
+const STANDIN_STOP_TIMEOUT_MS = 10_000;
+/** The stand-in's last lines of output kept for an error that says why it could not start. */
+const RECENT_LINES = 20;
 
 const HOST = '127.0.0.1';
 
@@ -37,8 +53,9 @@ const uriFor = (port: number) => `mongodb://${HOST}:${port}/?directConnection=tr
 
 /**
  * Starts the database used when no MONGODB_URI is given: a real mongod from mongodb-memory-server when a
- * binary can be had, else the offline stand-in. It listens on a fixed loopback port so the import CLI and
- * mongosh can share it; if something of ours already answers there, we use it instead of starting another.
+ * binary can be had, else the offline stand-in, each in a process of its own. It listens on a fixed
+ * loopback port so the import CLI and mongosh can share it; if something of ours already answers there, we
+ * use it instead of starting another.
  */
 export async function startEmbeddedDatabase(options: EmbeddedDatabaseOptions): Promise<EmbeddedDatabase> {
   const { logger, port } = options;
@@ -49,53 +66,122 @@ export async function startEmbeddedDatabase(options: EmbeddedDatabaseOptions): P
       'embedded database already running; sharing it',
     );
     // Taken over as what it is, on its data: the owner's directory, whatever ours is.
-    return shareEmbeddedDatabase({ ...options, mode: running.kind, dbPath: running.dbPath });
+    const shared = new KeptDatabase({ ...options, mode: running.kind, dbPath: running.dbPath });
+    shared.checkIn(SHARED_CHECK_INTERVAL_MS);
+    return shared;
   }
-  return await startOwnDatabase(options);
+  const own = new KeptDatabase(options);
+  await own.start();
+  return own;
+}
+
+/** How a database's process ended. */
+interface Exit {
+  pid: number | undefined;
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** A database this process started. */
+interface OwnDatabase {
+  kind: EmbeddedKind;
+  uri: string;
+  port: number;
+  close(): Promise<void>;
 }
 
 /**
- * The embedded database another process runs, taken over when it stops answering (that process exited:
- * e.g. the import CLI that started it while this server joined): we start it ourselves on the same port
- * and data directory, and the driver reconnects. Of several processes sharing it, one wins the data
- * directory's lock and the port; the others keep sharing, now with the winner.
+ * The embedded database, kept answering on its port while we use it. Ours is started again when its
+ * process stops on its own (the stand-in's: mongod's is left to mongodb-memory-server). Another process's
+ * is checked on, and taken over when it stops answering (that process exited: e.g. the import CLI that
+ * started it while this server joined): we start it ourselves on the same port and data directory, and
+ * the driver reconnects. Of several processes sharing it, one wins the data directory's lock and the port;
+ * the others keep sharing, now with the winner. Its timers keep this process running until `close`.
  */
-function shareEmbeddedDatabase(options: EmbeddedDatabaseOptions): EmbeddedDatabase {
-  const { logger, port } = options;
-  let own: EmbeddedDatabase | undefined;
-  let closed = false;
-  let timer: NodeJS.Timeout | undefined;
-  const checkIn = (delayMs: number) => {
-    if (!closed) timer = setTimeout(() => void check(delayMs), delayMs).unref();
-  };
-  const check = async (delayMs: number) => {
-    // A connection is all it takes to see the owner is still there: no client, no commands.
-    if (await listensOn(port)) return checkIn(SHARED_CHECK_INTERVAL_MS);
-    try {
-      own = await startOwnDatabase(options);
-    } catch (error) {
-      // Another sharer took it over, or it cannot be started here (no mongod): try again less often.
-      const retryInMs = Math.min(delayMs * 2, MAX_TAKEOVER_DELAY_MS);
-      logger.info(
-        { reason: (error as Error).message, retryInMs },
-        'the shared embedded database went away; not taken over',
-      );
-      return checkIn(retryInMs);
+class KeptDatabase implements EmbeddedDatabase {
+  uri: string;
+  private own: OwnDatabase | undefined;
+  private closed = false;
+  private timer: NodeJS.Timeout | undefined;
+  private checking: Promise<void> | undefined;
+  /** Whether ours stopped and is not running again yet (not taken over by another process either). */
+  private restarting = false;
+  private restartDelayMs = FIRST_RESTART_DELAY_MS;
+  private stoppedAt = -Infinity;
+
+  constructor(private options: EmbeddedDatabaseOptions) {
+    this.uri = uriFor(options.port);
+  }
+
+  get kind(): EmbeddedKind | 'shared' {
+    return this.own?.kind ?? 'shared';
+  }
+
+  /** Starts it here; its failure (a data directory in use, a port taken) is the caller's. */
+  async start(): Promise<void> {
+    this.own = await startOwnDatabase(this.options, (exit) => this.stopped(exit));
+    this.uri = this.own.uri;
+    // Started again where it listens: port 0 chose one.
+    this.options = { ...this.options, port: this.own.port };
+  }
+
+  /** Checks, after `delayMs`, that it answers, and starts it here if not. */
+  checkIn(delayMs: number): void {
+    if (this.closed) return;
+    this.timer = setTimeout(() => {
+      this.checking = this.check(delayMs).finally(() => (this.checking = undefined));
+    }, delayMs);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    // Started meanwhile: it is ours to stop.
+    await this.checking;
+    await this.own?.close();
+  }
+
+  private async check(delayMs: number): Promise<void> {
+    const { logger, port } = this.options;
+    // A connection is all it takes to see that it answers: no client, no commands.
+    if (await listensOn(port)) {
+      this.restarting = false;
+      return this.checkIn(SHARED_CHECK_INTERVAL_MS);
     }
-    // Closed while starting it: it is ours to stop.
-    if (closed) await own.close();
-    else logger.warn({ uri: own.uri }, 'the shared embedded database went away; running it here now');
-  };
-  checkIn(SHARED_CHECK_INTERVAL_MS);
-  return {
-    kind: 'shared',
-    uri: uriFor(port),
-    async close() {
-      closed = true;
-      clearTimeout(timer);
-      await own?.close();
-    },
-  };
+    if (this.closed) return;
+    try {
+      await this.start();
+    } catch (error) {
+      // Another sharer took it over, or it cannot be started here (no mongod, the data directory still
+      // held): tried again less often.
+      const retryInMs = Math.min(delayMs * 2, MAX_START_DELAY_MS);
+      const reason = (error as Error).message;
+      if (this.restarting)
+        logger.warn({ reason, retryInMs }, 'the embedded database could not be started again; retrying');
+      else logger.info({ reason, retryInMs }, 'the shared embedded database went away; not taken over');
+      return this.checkIn(retryInMs);
+    }
+    if (!this.restarting)
+      logger.warn({ uri: this.uri }, 'the shared embedded database went away; running it here now');
+    this.restarting = false;
+  }
+
+  /** Ours stopped on its own (it crashed, or was killed): started again, at once the first time. */
+  private stopped(exit: Exit): void {
+    this.own = undefined;
+    const now = Date.now();
+    this.restartDelayMs =
+      now - this.stoppedAt < QUICK_RESTART_WINDOW_MS
+        ? Math.min(this.restartDelayMs * 2, MAX_START_DELAY_MS)
+        : FIRST_RESTART_DELAY_MS;
+    this.stoppedAt = now;
+    this.restarting = true;
+    this.options.logger.warn(
+      { ...exit, restartInMs: this.restartDelayMs },
+      'the embedded database stopped; starting it again',
+    );
+    this.checkIn(this.restartDelayMs);
+  }
 }
 
 /** Whether something accepts connections on the loopback port. */
@@ -112,8 +198,14 @@ function listensOn(port: number): Promise<boolean> {
   });
 }
 
-/** The embedded database, started here: mongod when a binary can be had (or is required), else the stand-in. */
-async function startOwnDatabase(options: EmbeddedDatabaseOptions): Promise<EmbeddedDatabase> {
+/**
+ * The embedded database, started here: mongod when a binary can be had (or is required), else the
+ * stand-in. `stopped` is told when it stops on its own.
+ */
+async function startOwnDatabase(
+  options: EmbeddedDatabaseOptions,
+  stopped: (exit: Exit) => void,
+): Promise<OwnDatabase> {
   const { logger, port } = options;
   if (options.mode !== 'standin') {
     try {
@@ -128,16 +220,9 @@ async function startOwnDatabase(options: EmbeddedDatabaseOptions): Promise<Embed
         );
     }
   }
-  const dbPath = options.dbPath ?? path.join(options.dataDir, 'standin');
-  const { startStandin } = await importEmbedded('mongo-standin', () => import('mongo-standin'));
-  const server = await startStandin({
-    host: HOST,
-    port,
-    dataDir: dbPath,
-    logger: logger.child({ component: 'standin' }),
-  });
-  logger.info({ uri: server.uri, dbPath }, 'embedded database: MongoDB stand-in');
-  return { kind: 'standin', uri: server.uri, close: () => server.close() };
+  // Absolute: the path the stand-in gives sharers, which take it over from their own directories.
+  const dbPath = path.resolve(options.dbPath ?? path.join(options.dataDir, 'standin'));
+  return startStandinProcess({ port, dbPath, logger }, stopped);
 }
 
 /**
@@ -153,10 +238,10 @@ class NoEmbeddedDatabase extends ConfigError {
 }
 
 /**
- * An embedded database's package, loaded only when that database starts (a server given MONGODB_URI never
- * loads either); NoEmbeddedDatabase when it is not installed.
+ * What an embedded database's package gives (loaded or located only when that database starts: a server
+ * given MONGODB_URI never resolves either); NoEmbeddedDatabase when it is not installed.
  */
-async function importEmbedded<T>(name: string, load: () => Promise<T>): Promise<T> {
+async function fromEmbeddedPackage<T>(name: string, load: () => Promise<T>): Promise<T> {
   try {
     return await load();
   } catch (error) {
@@ -166,10 +251,10 @@ async function importEmbedded<T>(name: string, load: () => Promise<T>): Promise<
   }
 }
 
-async function startMongod(options: EmbeddedDatabaseOptions): Promise<EmbeddedDatabase> {
+async function startMongod(options: EmbeddedDatabaseOptions): Promise<OwnDatabase> {
   // Loaded only when wanted: the package reads its configuration when first imported.
   process.env.MONGOMS_MAX_RETRIES ??= '1';
-  const { MongoBinary, MongoMemoryServer } = await importEmbedded(
+  const { MongoBinary, MongoMemoryServer } = await fromEmbeddedPackage(
     'mongodb-memory-server',
     () => import('mongodb-memory-server'),
   );
@@ -188,9 +273,167 @@ async function startMongod(options: EmbeddedDatabaseOptions): Promise<EmbeddedDa
   return {
     kind: 'mongod',
     uri: uriFor(options.port),
+    port: options.port,
     // Keep the data: dbPath is ours, not a temporary directory.
     close: async () => void (await server.stop({ doCleanup: false })),
   };
+}
+
+/** The stand-in's process could not start; `code` is its own error's (ERR_DATA_DIR_IN_USE, EADDRINUSE). */
+class StandinStartFailed extends Error {
+  override name = 'StandinStartFailed';
+
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The stand-in in a process of its own (its CLI, run through tsx as `npm start` runs the app), so that
+ * its work does not queue on this process's event loop. It stops when this process goes away, even
+ * killed outright (`--exit-with-parent`: it watches its standard input, a pipe from us); `stopped` is told
+ * when it stops on its own. Its log lines join ours.
+ */
+async function startStandinProcess(
+  { port, dbPath, logger }: { port: number; dbPath: string; logger: Logger },
+  stopped: (exit: Exit) => void,
+): Promise<OwnDatabase> {
+  const entry = await fromEmbeddedPackage('mongo-standin', async () =>
+    fileURLToPath(import.meta.resolve('mongo-standin/main')),
+  );
+  const child = spawn(
+    process.execPath,
+    [
+      ...['--import', import.meta.resolve('tsx'), entry],
+      ...['--port', String(port), '--dbpath', dbPath, '--exit-with-parent'],
+    ],
+    {
+      // A process group of its own: a terminal's Ctrl-C reaches this process, which stops it, and not both.
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, LOG_LEVEL: logger.level },
+    },
+  );
+  const exited = new Promise<Exit>((resolve) =>
+    child.once('close', (code, signal) => resolve({ pid: child.pid, code, signal })),
+  );
+  const output = forwardLog(child.stderr!, logger.child({ component: 'standin' }));
+  let uri: string;
+  try {
+    uri = await listeningUri(child, exited, output);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  logger.info({ uri, dbPath, pid: child.pid }, 'embedded database: MongoDB stand-in');
+
+  let stopping = false;
+  void exited.then((exit) => {
+    if (!stopping) stopped(exit);
+  });
+  return {
+    kind: 'standin',
+    uri,
+    port: Number(new URL(uri).port),
+    async close() {
+      stopping = true;
+      child.kill('SIGTERM');
+      const timedOut = sleep(STANDIN_STOP_TIMEOUT_MS, true, { ref: false });
+      if (!(await Promise.race([exited.then(() => false), timedOut]))) return;
+      logger.warn({ pid: child.pid }, 'the stand-in did not stop in time on SIGTERM; killing it');
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+/**
+ * The URI the stand-in prints once it listens; its failure if it stops first or takes too long: the error
+ * it logged when it has a code (a data directory in use, a port taken: what a command prints in one
+ * line), else its last lines of output (a crash before it could log).
+ */
+function listeningUri(child: ChildProcess, exited: Promise<Exit>, output: StandinOutput): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let listening = false;
+    const timer = setTimeout(
+      () =>
+        reject(
+          new StandinStartFailed(
+            `the MongoDB stand-in did not listen within ${STANDIN_START_TIMEOUT_MS / 1000} s:\n${output.recent()}`,
+          ),
+        ),
+      STANDIN_START_TIMEOUT_MS,
+    );
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const uri = /^standin listening on (\S+)$/.exec(line)?.[1];
+      if (uri === undefined || listening) return;
+      listening = true;
+      clearTimeout(timer);
+      resolve(uri);
+    });
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    void exited.then(({ code, signal }) => {
+      if (listening) return;
+      clearTimeout(timer);
+      const logged = output.loggedError();
+      reject(
+        logged?.code
+          ? new StandinStartFailed(logged.message, logged.code)
+          : new StandinStartFailed(
+              `the MongoDB stand-in stopped (${signal ?? `exit code ${code}`}) before it listened:\n${output.recent()}`,
+            ),
+      );
+    });
+  });
+}
+
+/** What the stand-in wrote to its standard error. */
+interface StandinOutput {
+  /** Its last lines, as written. */
+  recent(): string;
+  /** The last error it logged. */
+  loggedError(): { message: string; code?: string } | undefined;
+}
+
+/**
+ * Writes the stand-in's log (pino JSON lines on its standard error) into ours as it comes: each line at
+ * its level with its fields (its `pid` among them, its time and host name left out), marked with our
+ * logger's `component`. A line that is not JSON (a crash's stack trace) is logged at warn as it is.
+ */
+function forwardLog(stream: Readable, logger: Logger): StandinOutput {
+  const recent: string[] = [];
+  let loggedError: { message: string; code?: string } | undefined;
+  createInterface({ input: stream }).on('line', (line) => {
+    recent.push(line);
+    if (recent.length > RECENT_LINES) recent.shift();
+    const entry = parseJsonObject(line);
+    if (!entry) return logger.warn(line);
+    const { level, msg, time: _time, hostname: _hostname, ...fields } = entry;
+    const { err } = fields;
+    if (isJsonObject(err) && typeof err.message === 'string') {
+      loggedError = { message: err.message, ...(typeof err.code === 'string' ? { code: err.code } : {}) };
+      // Without a prototype, our error serializer keeps its type (DataDirInUse) instead of naming it Object.
+      fields.err = Object.assign(Object.create(null), err);
+    }
+    const label = (logger.levels.labels[Number(level)] ?? 'info') as Level;
+    logger[label](fields, typeof msg === 'string' ? msg : '');
+  });
+  return { recent: () => recent.join('\n'), loggedError: () => loggedError };
+}
+
+function parseJsonObject(line: string): Json | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    return isJsonObject(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

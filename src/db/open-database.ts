@@ -5,7 +5,7 @@ import { startEmbeddedDatabase, type EmbeddedDatabase } from './embedded.ts';
 
 export interface OpenDatabase {
   database: Database;
-  /** Closes the client, then the embedded database if we started it. */
+  /** Closes the client, then the embedded database if this process runs it (started, or taken over). */
   close(): Promise<void>;
 }
 

@@ -1,18 +1,22 @@
 import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { isDatabaseUnavailable } from '../db/unavailable.ts';
+import type { Database } from '../db/database.ts';
+import { isDatabaseUnavailable, isOutOfDiskSpace, OUT_OF_DISK_SPACE } from '../db/unavailable.ts';
 import { HttpProblem, problemDocument } from './problem.ts';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
 /** Seconds a client should wait before retrying while the database is unreachable. */
 const RETRY_AFTER_SECONDS = '5';
+/** Seconds before retrying a write refused for lack of disk space: freeing space takes an operator. */
+const RETRY_AFTER_NO_SPACE_SECONDS = '60';
 
 /**
  * Turns every failure into an RFC 9457 problem details body. Client errors say what was wrong; anything
- * unexpected is logged in full and answered with a bare 500, never a stack trace.
+ * unexpected is logged in full and answered with a bare 500, never a stack trace. A write refused for lack
+ * of disk space is told to `database`, for readiness.
  */
-export function errorHandler(logger: Logger): Middleware {
+export function errorHandler(logger: Logger, database?: Database): Middleware {
   return async (ctx, next) => {
     try {
       await next();
@@ -20,8 +24,16 @@ export function errorHandler(logger: Logger): Middleware {
       if (ctx.status >= 400 && ctx.body == null) throw statusProblem(ctx);
     } catch (error) {
       const problem = toProblem(error);
-      if (problem.status >= 500) {
-        const log = ctx.state.logger ?? logger;
+      const log = ctx.state.logger ?? logger;
+      if (isOutOfDiskSpace(error)) {
+        // Each refused write is one line without a stack: a full disk refuses every write, and the stack
+        // says nothing the message does not.
+        log.warn(
+          { errorCode: OUT_OF_DISK_SPACE, reason: (error as Error).message },
+          'write refused: the database is out of disk space',
+        );
+        database?.refusedForSpace(error as Error);
+      } else if (problem.status >= 500) {
         log.error({ err: error }, problem.status === 503 ? 'database unavailable' : 'unexpected error');
       }
       ctx.status = problem.status;
@@ -45,8 +57,13 @@ function statusProblem(ctx: Context): HttpProblem {
 
 function toProblem(error: unknown): HttpProblem {
   if (error instanceof HttpProblem) return error;
+  if (isOutOfDiskSpace(error)) {
+    return new HttpProblem(503, 'The database is out of disk space and refuses writes; retry later.', {
+      headers: { 'Retry-After': RETRY_AFTER_NO_SPACE_SECONDS },
+    });
+  }
   if (isDatabaseUnavailable(error)) {
-    return new HttpProblem(503, 'The database is unreachable; retry shortly.', {
+    return new HttpProblem(503, 'The database is unreachable or did not answer in time; retry shortly.', {
       headers: { 'Retry-After': RETRY_AFTER_SECONDS },
     });
   }

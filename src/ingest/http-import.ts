@@ -20,8 +20,8 @@ import type { InputRecord } from './input-record.ts';
 import { recordTypes } from './record-type.ts';
 import { readBody, spoolBody, spoolDirectory } from './request-body.ts';
 import { jsonRecords } from './sources/json-file.ts';
-import { withoutByteOrderMark } from './sources/byte-order-mark.ts';
 import { readNdjson } from './sources/ndjson.ts';
+import { decodeUtf8, type InvalidUtf8Error } from './sources/utf8.ts';
 
 /** How rejections name where a record was: the request body, never a file of ours. */
 const SOURCE = 'request body';
@@ -144,20 +144,22 @@ async function receiveBody(ctx: Context, config: Config): Promise<ReceivedBody> 
   const type = ctx.request.type.toLowerCase();
   if (JSON_TYPES.has(type)) {
     const limit = Math.min(config.importBodyLimitBytes, config.importJsonLimitBytes);
-    const text = (
-      await readBody(ctx.req, limit).catch((error: unknown) => {
-        if (error instanceof HttpProblem && error.status === 413) {
-          throw new HttpProblem(
-            413,
-            `A JSON body may be at most ${limit} bytes; send larger loads as NDJSON.`,
-          );
-        }
-        throw error;
-      })
-    ).toString('utf8');
+    const body = await readBody(ctx.req, limit).catch((error: unknown) => {
+      if (error instanceof HttpProblem && error.status === 413) {
+        throw new HttpProblem(413, `A JSON body may be at most ${limit} bytes; send larger loads as NDJSON.`);
+      }
+      throw error;
+    });
+    // A JSON body is one document: bytes that are not UTF-8 leave it unreadable, as malformed JSON does.
+    let text: string;
+    try {
+      text = decodeUtf8(body);
+    } catch (error) {
+      throw new HttpProblem(400, `The request body is not UTF-8: ${(error as InvalidUtf8Error).message}.`);
+    }
     let parsed: unknown;
     try {
-      parsed = JSON.parse(withoutByteOrderMark(text));
+      parsed = JSON.parse(text);
     } catch {
       throw new HttpProblem(400, 'The request body is not valid JSON.');
     }

@@ -5,6 +5,7 @@ import { entityKey, type EntityType } from '../hsds/entities.ts';
 import { describeSource, type InputRecord } from './input-record.ts';
 import { materialize } from './materialize.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
+import { retryUntilDone } from '../retry.ts';
 import { clearPending, ImportPending, leftPending } from './pending.ts';
 import type { RecordType } from './record-type.ts';
 import {
@@ -34,7 +35,27 @@ export interface ImportOptions {
   now?: () => string;
   /** How long the database's import lease lasts and how often it is renewed (tests shorten them). */
   leaseTimings?: LeaseTimings;
+  /** Wait out a database out of reach, retrying what failed; unset: the import fails at once. */
+  outages?: OutageRetry;
 }
+
+/**
+ * How an import waits out a database out of reach (the embedded database taken over by another process
+ * or started again, a failover): each step that fails for it runs again, until that step has failed for
+ * `forMs`; then the import fails with the last error. Steps can run again: planning only reads; rows and
+ * documents are written whole, a row inserted again replacing itself (`replaceDuplicate`); documents are
+ * composed again from the rows; the lease is renewed again. A record of pending changes whose insert got
+ * through unseen is recorded again: the first one is left for the next import, which finds its documents
+ * rebuilt already.
+ */
+export interface OutageRetry {
+  forMs: number;
+  /** Told of each failure retried, with the wait before the next attempt. */
+  onRetry(error: unknown, retryInMs: number): void;
+}
+
+const FIRST_RETRY_DELAY_MS = 250;
+const MAX_RETRY_DELAY_MS = 2_000;
 
 const DEFAULT_BATCH = 250;
 
@@ -79,7 +100,49 @@ async function runImport(
 ): Promise<ImportReport> {
   // A dry run writes nothing, so it needs no turn among the database's imports.
   if (options.dryRun) return runLeased(db, records, options, undefined);
-  return withImportLease(db, (lease) => runLeased(db, records, options, lease), options.leaseTimings);
+  // Waiting for the lease runs again whole, but not the import once it holds it: that would read its
+  // records again. Its own steps run again instead.
+  let holding = false;
+  return retryingOutages(
+    options.outages,
+    () =>
+      withImportLease(
+        db,
+        (lease) => {
+          holding = true;
+          return runLeased(db, records, options, lease);
+        },
+        options.leaseTimings,
+      ),
+    () => !holding,
+  );
+}
+
+/**
+ * Runs one step of an import, again while it fails for the database being out of reach (see OutageRetry)
+ * and `retryable` says so; once without `outages`.
+ */
+async function retryingOutages<T>(
+  outages: OutageRetry | undefined,
+  step: () => Promise<T>,
+  retryable: () => boolean = () => true,
+): Promise<T> {
+  if (!outages) return step();
+  let failingSince: number | undefined;
+  let attempt!: Promise<T>;
+  await retryUntilDone(
+    async () => {
+      attempt = step();
+      await attempt.catch((error: unknown) => {
+        failingSince ??= Date.now();
+        // Thrown to be retried; any other failure is given back below, from `attempt`.
+        if (isDatabaseUnavailable(error) && retryable() && Date.now() - failingSince < outages.forMs)
+          throw error;
+      });
+    },
+    { firstDelayMs: FIRST_RETRY_DELAY_MS, maxDelayMs: MAX_RETRY_DELAY_MS, onFailure: outages.onRetry },
+  );
+  return attempt;
 }
 
 /** Runs the import under its lease, none for a dry run (which writes nothing). */
@@ -92,7 +155,8 @@ async function runLeased(
   const started = performance.now();
   const now = options.now ?? (() => new Date().toISOString());
   const report = emptyReport(options.dryRun ?? false);
-  if (lease) await finishLeftPending(db, lease, now, report);
+  const { outages } = options;
+  if (lease) await retryingOutages(outages, () => finishLeftPending(db, lease, now, report));
 
   let batch: BatchItem[] = [];
   let read = 0;
@@ -100,8 +164,11 @@ async function runLeased(
   const pending = new ImportPending(db);
   const flush = async () => {
     if (batch.length > 0) {
-      const written = await writeBatch(db, lease, pending, batch, report);
-      if (written) await rebuilds.add(() => rebuildBatch(db, pending, written, now, report));
+      const written = await writeBatch(db, lease, pending, batch, report, outages);
+      if (written)
+        await rebuilds.add(() =>
+          retryingOutages(outages, () => rebuildBatch(db, pending, written, now, report)),
+        );
     }
     batch = [];
     options.onProgress?.(read);
@@ -150,7 +217,8 @@ interface WrittenBatch {
 
 /**
  * Counts each record's outcome and writes the rows that changed, recording them as pending first. Nothing
- * to rebuild (undefined) in a dry run (no lease) or when nothing changed.
+ * to rebuild (undefined) in a dry run (no lease) or when nothing changed. Each step after the plan runs
+ * again as planned (`outages`): planned again after some rows were written, those would look unchanged.
  */
 async function writeBatch(
   db: Db,
@@ -158,10 +226,13 @@ async function writeBatch(
   pendingChanges: ImportPending,
   batch: BatchItem[],
   report: ImportReport,
+  outages: OutageRetry | undefined,
 ): Promise<WrittenBatch | undefined> {
-  const { writes, changes, shrunkParents, rows } = await planRowChanges(
-    db,
-    batch.map((item) => item.decomposition),
+  const { writes, changes, shrunkParents, rows } = await retryingOutages(outages, () =>
+    planRowChanges(
+      db,
+      batch.map((item) => item.decomposition),
+    ),
   );
   // What the batch does to a record is counted once, for its first copy (a feed may repeat a record): the
   // rows are planned from all its copies together, so later ones change nothing more.
@@ -184,9 +255,9 @@ async function writeBatch(
     countOutcome(report, outcome, type);
   }
   if (!lease || writes.size === 0) return undefined;
-  await lease.confirm();
-  const pending = await pendingChanges.record(changes);
-  await applyRowChanges(db, writes, changes.newRows);
+  await retryingOutages(outages, () => lease.confirm());
+  const pending = await retryingOutages(outages, () => pendingChanges.record(changes));
+  await retryingOutages(outages, () => applyRowChanges(db, writes, changes.newRows));
   return { lease, pending, changes, rows };
 }
 

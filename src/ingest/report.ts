@@ -49,8 +49,30 @@ export function countOutcome(report: ImportReport, outcome: Outcome, type?: stri
   counts[outcome] += 1;
 }
 
+/** Control characters: C0 (NUL included), DEL and C1. */
+// eslint-disable-next-line no-control-regex -- matching them is the point
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/**
+ * The text with each control character written as `\uXXXX`. Report texts quote the input (a JSON parse
+ * error its text, a rejection a field name or cell, a warning an id): shown raw, such characters would act
+ * on a terminal, or hide in a log or message, rather than show.
+ */
+export const escapeControls = (text: string): string =>
+  text.replace(
+    CONTROL_CHARACTER,
+    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+
 export function addRejections(report: ImportReport, rejections: Rejection[]): void {
-  report.rejections.push(...rejections.slice(0, Math.max(0, DETAIL_LIMIT - report.rejections.length)));
+  const kept = rejections.slice(0, Math.max(0, DETAIL_LIMIT - report.rejections.length));
+  report.rejections.push(
+    ...kept.map(({ at, path, message }) => ({
+      at: escapeControls(at),
+      ...(path === undefined ? {} : { path: escapeControls(path) }),
+      message: escapeControls(message),
+    })),
+  );
 }
 
 export function addWarnings(
@@ -58,7 +80,8 @@ export function addWarnings(
   warnings: string[],
 ): void {
   report.warningCount += warnings.length;
-  report.warnings.push(...warnings.slice(0, Math.max(0, DETAIL_LIMIT - report.warnings.length)));
+  const kept = warnings.slice(0, Math.max(0, DETAIL_LIMIT - report.warnings.length));
+  report.warnings.push(...kept.map(escapeControls));
 }
 
 /** Adds what rebuilding documents did: the documents written, by collection, and its warnings. */

@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { HttpProblem } from '../http/problem.ts';
 import { PID_SPACE, pidSpaceName } from '../process-running.ts';
+import { notUtf8, refusingWideEncodings, WideEncodingError } from './sources/utf8.ts';
 
 /** Where NDJSON bodies are kept between being received and imported: under `HSDS_DATA_DIR`. */
 export const spoolDirectory = (dataDir: string) => join(dataDir, 'import-spool');
@@ -27,18 +28,23 @@ const tooLarge = (limitBytes: number) =>
 
 /**
  * The request body's chunks as they arrive, refused with 413 as soon as it passes `limitBytes`: at once
- * when Content-Length says so, else when the count of bytes received does (chunked bodies).
+ * when Content-Length says so, else when the count of bytes received does (chunked bodies). A body whose
+ * first bytes show UTF-16 or UTF-32 is refused with 415 as soon as they arrive, as a body labelled with a
+ * charset other than UTF-8 is: no record of it could be read.
  */
 export async function* limitedBody(request: IncomingMessage, limitBytes: number): AsyncGenerator<Buffer> {
   if (Number(request.headers['content-length'] ?? 0) > limitBytes) throw tooLarge(limitBytes);
   let received = 0;
   try {
-    for await (const chunk of request as AsyncIterable<Buffer>) {
+    for await (const chunk of refusingWideEncodings(request as AsyncIterable<Buffer>)) {
       received += chunk.length;
       if (received > limitBytes) throw tooLarge(limitBytes);
       yield chunk;
     }
   } catch (error) {
+    if (error instanceof WideEncodingError) {
+      throw new HttpProblem(415, `${notUtf8('The request body', error.encoding)}.`);
+    }
     // A client that goes away mid-upload is not a server fault: nothing is imported, nobody is answered.
     if (
       !(error instanceof HttpProblem) &&

@@ -57,9 +57,10 @@ Our profile, in brief (the full list of decisions is at [/profile](${baseUrl}/pr
   take ${spelled(FLAG_SPELLINGS.true)} or ${spelled(FLAG_SPELLINGS.false)}, in any case; a JSON body may give them as booleans.
 - \`search\` matches whole words (case- and accent-insensitive; one without a letter or digit finds nothing);
   \`taxonomy_term_id\` also matches the terms below it; \`top_only=true\` lists the terms without a parent.
-- Errors are \`application/problem+json\` (RFC 9457). While the database is unreachable, requests that need it
-  answer 503 with \`Retry-After\`. A stream (\`format=ndjson\`, \`minimal=true\`) that fails once started
-  is cut short (the connection is closed), never ended as if complete.
+- Errors are \`application/problem+json\` (RFC 9457). While the database is unreachable or hung, requests that
+  need it answer 503 with \`Retry-After\` within HSDS_DB_TIMEOUT_MS, as does a write it refuses for lack of
+  disk space. A stream (\`format=ndjson\`, \`minimal=true\`) that fails once started is cut short (the
+  connection is closed), never ended as if complete.
 - Buffered 200s carry a strong \`ETag\` and \`Cache-Control\`; \`If-None-Match\` is answered with 304.
   Every response carries \`X-Request-Id\`.
 

@@ -24,15 +24,16 @@ export function healthPaths() {
       get: {
         tags,
         operationId: 'getReadiness',
-        summary: 'Readiness: the database answers and is prepared',
+        summary: 'Readiness: the database answers, takes writes and is prepared',
         responses: {
           '200': {
-            description: 'The database answered a ping and is prepared.',
+            description: 'The database answered and is prepared.',
             content: { 'application/json': { schema: schemaRef(Readiness) } },
           },
           '503': {
             description:
-              'The database did not answer (the server reconnects by itself), or is still being prepared.',
+              'The database did not answer (the server reconnects by itself), is out of disk space (it ' +
+              'refused a write, and still refuses a small one), or is still being prepared.',
             headers: { 'Retry-After': headerRef('Retry-After') },
             content: { 'application/json': { schema: schemaRef(Readiness) } },
           },

@@ -7,7 +7,12 @@ export const Liveness = z.object({ status: z.literal('ok') }).describe('The proc
 export const Readiness = z
   .object({
     status: z.enum(['ok', 'unavailable']).describe('Whether the server can answer requests that need data.'),
-    database: z.enum(['up', 'down']).describe('Whether the database answered a ping.'),
+    database: z
+      .enum(['up', 'not writable', 'down'])
+      .describe(
+        'Whether the database answered a ping (`down` if not); after it refused a write for lack of disk ' +
+          'space, whether it takes a small write again (`not writable` while it does not).',
+      ),
     prepared: z
       .boolean()
       .describe(

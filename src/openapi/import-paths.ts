@@ -30,7 +30,12 @@ export function importPaths() {
         description:
           'Imports run one at a time, in order of arrival, with the validation, report and idempotency of ' +
           '`npm run import`. The whole body is received before anything is written. A record that fails ' +
-          'validation is rejected alone and counted in the report. Unknown query parameters are refused.',
+          'validation is rejected alone and counted in the report. Unknown query parameters are refused. ' +
+          'The body is UTF-8 (a byte order mark is dropped): an NDJSON line with bytes that are not ' +
+          'UTF-8 is rejected alone, with `invalid UTF-8 at byte N` (N counted from 0 at the start of the ' +
+          'body); a JSON body with such bytes is a 400 saying the same; a body in UTF-16 or UTF-32 (told ' +
+          'by its byte order mark or the NUL bytes of its first character) is a 415 naming its encoding, ' +
+          'and nothing is imported. Report texts write control characters as `\\u0000`…`\\u009f`.',
         parameters: Object.entries(ImportQuery.shape).map(([name, schema]) =>
           queryParameter(name, schema, descriptions[name as keyof typeof descriptions]),
         ),

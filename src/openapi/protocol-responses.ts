@@ -33,7 +33,8 @@ export const protocolResponseComponents = {
   ImportUnavailable: {
     description:
       `Too many imports are waiting (${MAX_QUEUED_IMPORTS} accepted and not finished), with \`code\` and \`message\`; or the ` +
-      'database is unreachable or still being prepared at start-up; or an NDJSON body cannot be stored ' +
+      'database is unreachable, did not answer within HSDS_DB_TIMEOUT_MS, is out of disk space, or is ' +
+      'still being prepared at start-up; or an NDJSON body cannot be stored ' +
       '(the data directory is not writable or full); or, with wait=true, the import lost its lease on the ' +
       'database part-way (what it wrote is kept; sending the data again finishes it). Retry after ' +
       'Retry-After seconds.',

@@ -64,7 +64,8 @@ export const responseComponents = {
   ),
   Unavailable: {
     ...problem(
-      'The database is unreachable; the server reconnects by itself. Writes to the management and meta ' +
+      'The database is unreachable or did not answer within HSDS_DB_TIMEOUT_MS (the server reconnects by ' +
+        'itself), or it refused a write for lack of disk space. Writes to the management and meta ' +
         'protocols and imports also wait while the database is prepared at start-up (its indexes).',
     ),
     headers: { 'Retry-After': headerRef('Retry-After') },

@@ -1,7 +1,8 @@
 /*
  * The stand-in is a development and offline database: a server given MONGODB_URI never loads it, and an
  * install without it (the production image) needs MONGODB_URI. The server runs as `npm start` does, with a
- * preload that records every module it resolves, or hides packages as an install without them would.
+ * preload that records every module it resolves, or hides packages as an install without them would; the
+ * stand-in's own process, started by the server, inherits the preload (NODE_OPTIONS).
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

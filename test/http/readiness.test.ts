@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { Database } from '../../src/db/database.ts';
+import { Database, READINESS_COLLECTION } from '../../src/db/database.ts';
 import { createLogger } from '../../src/log.ts';
 import { startStandin } from 'mongo-standin';
 import { freePort } from '../support/free-port.ts';
@@ -50,6 +50,53 @@ describe.skipIf(Boolean(process.env.MONGODB_URI))('readiness while the database 
       standin = await startStandin({ port, dataDir });
       await waitFor(async () => (await fetch(readyz)).status === 200, 15_000, 'readiness after restart');
       expect((await fetch(management, credentials)).status).toBe(403);
+    } finally {
+      server.close();
+      await database.close();
+      await standin.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('is 503, not writable, after a write was refused for lack of space, until a small write succeeds', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'hsds-ready-'));
+    const standin = await startStandin({ port: await freePort(), dataDir });
+    const logger = createLogger('silent');
+    const database = new Database({ uri: standin.uri, dbName: 'space', timeoutMs: 1000, logger });
+    const server = createServer(buildApp({ config: loadConfig({}), database, logger }).callback());
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const readyz = `http://127.0.0.1:${(server.address() as { port: number }).port}/readyz`;
+    try {
+      // The stand-in cannot run out of space on demand: readiness's write is refused for real by a unique
+      // index that the document it would insert breaks (a second document without the field).
+      const probes = database.db.collection<{ _id: string }>(READINESS_COLLECTION);
+      await probes.insertOne({ _id: 'blocker' });
+      await probes.createIndex({ blocked: 1 }, { unique: true, name: 'blocked_1' });
+      // A ping alone while no write was refused: the readiness document is not written.
+      expect((await fetch(readyz)).status).toBe(200);
+      expect(await probes.countDocuments()).toBe(1);
+
+      database.refusedForSpace(new Error('No space left on device'));
+      const refused = await fetch(readyz);
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('5');
+      expect(await refused.json()).toEqual({
+        status: 'unavailable',
+        database: 'not writable',
+        prepared: true,
+      });
+
+      await probes.dropIndex('blocked_1');
+      const freed = await fetch(readyz);
+      expect(freed.status).toBe(200);
+      expect(await freed.json()).toEqual({ status: 'ok', database: 'up', prepared: true });
+      expect(await probes.findOne({ _id: 'probe' })).toMatchObject({ at: expect.any(Date) });
+      // Writable again, readiness pings: its write, which would be refused again, is not tried.
+      await probes.deleteOne({ _id: 'probe' });
+      await probes.createIndex({ blocked: 1 }, { unique: true, name: 'blocked_1' });
+      expect((await fetch(readyz)).status).toBe(200);
+      expect(await probes.countDocuments()).toBe(1);
     } finally {
       server.close();
       await database.close();

@@ -10,9 +10,9 @@ async function read(chunks: (string | Buffer)[], maxLineBytes?: number): Promise
   return records;
 }
 
-/** The text cut into chunks of `size` bytes: lines, characters and CRLFs split anywhere. */
-const inChunks = (text: string, size: number): Buffer[] => {
-  const bytes = Buffer.from(text, 'utf8');
+/** Bytes (or text, as UTF-8) cut into chunks of `size` bytes: lines, characters and CRLFs split anywhere. */
+const inChunks = (text: string | Buffer, size: number): Buffer[] => {
+  const bytes = Buffer.from(text);
   const chunks: Buffer[] = [];
   for (let start = 0; start < bytes.length; start += size) chunks.push(bytes.subarray(start, start + size));
   return chunks;
@@ -54,5 +54,46 @@ describe('reading NDJSON', () => {
         error: 'the line is longer than 100 bytes: too large for a record',
       },
     ]);
+  });
+});
+
+describe('reading NDJSON that is not UTF-8', () => {
+  it('rejects a line with bytes that are not UTF-8 alone, naming the offset in the input, however the bytes arrive', async () => {
+    // Latin-1 é (0xE9) on line 3, after a byte order mark and a CRLF line, with UTF-8 characters around it.
+    const text = Buffer.concat([
+      Buffer.from('\uFEFF{"name":"Café"}\r\n{"n":2}\n{"name":"Caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('"}\r\n{"name":"😀"}'),
+    ]);
+    expect(text.indexOf(0xe9)).toBe(41);
+    const expected = [
+      { source: { file: 'in.ndjson', line: 1 }, value: { name: 'Café' } },
+      { source: { file: 'in.ndjson', line: 2 }, value: { n: 2 } },
+      { source: { file: 'in.ndjson', line: 3 }, error: 'invalid UTF-8 at byte 41' },
+      { source: { file: 'in.ndjson', line: 4 }, value: { name: '😀' } },
+    ];
+    for (let size = 1; size <= text.length; size += 1) {
+      expect(await read(inChunks(text, size)), `chunks of ${size} bytes`).toEqual(expected);
+    }
+  });
+
+  it('refuses UTF-16 and UTF-32 whole, with one error naming the encoding, with a byte order mark or without', async () => {
+    const text = '{"n":1}\n{"n":2}\n';
+    const cases: [Buffer, string][] = [
+      [Buffer.from(`\uFEFF${text}`, 'utf16le'), 'UTF-16LE'],
+      [Buffer.from(text, 'utf16le'), 'UTF-16LE'],
+      [Buffer.from(`\uFEFF${text}`, 'utf16le').swap16(), 'UTF-16BE'],
+      [Buffer.from(text, 'utf16le').swap16(), 'UTF-16BE'],
+      [Buffer.from([0xff, 0xfe, 0, 0, 0x7b, 0, 0, 0]), 'UTF-32LE'],
+      [Buffer.from([0, 0, 0, 0x7b, 0, 0, 0, 0x7d]), 'UTF-32BE'],
+    ];
+    for (const [bytes, encoding] of cases) {
+      expect(await read(inChunks(bytes, 3)), encoding).toEqual([
+        {
+          source: { file: 'in.ndjson' },
+          error: `the file is ${encoding}, not UTF-8: convert it to UTF-8 first (e.g. iconv -f ${encoding} -t UTF-8)`,
+        },
+      ]);
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Db } from 'mongodb';
@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../../src/db/database.ts';
 import { rowCollection } from '../../src/db/collections.ts';
 import { importRecords } from '../../src/ingest/import.ts';
-import { CsvSyntaxError, parseCsv, type CsvDialect } from '../../src/csv.ts';
+import { CsvSyntaxError, csvRecords, parseCsv, type CsvDialect } from '../../src/csv.ts';
 import { entityOfTable } from '../../src/ingest/sources/table-entity.ts';
 import { convertCell } from '../../src/ingest/sources/table-field.ts';
 import { readTabularPackage } from '../../src/ingest/sources/tabular.ts';
@@ -21,6 +21,11 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
 
 async function* inChunks(text: string, size: number): AsyncGenerator<string> {
   for (let start = 0; start < text.length; start += size) yield text.slice(start, start + size);
+}
+
+/** The bytes in chunks of `size`: unlike text chunks, these may end inside a character. */
+async function* bytesInChunks(bytes: Buffer, size: number): AsyncGenerator<Buffer> {
+  for (let start = 0; start < bytes.length; start += size) yield bytes.subarray(start, start + size);
 }
 
 /** Parses the text cut into chunks of every size, checking each cut gives the same records. */
@@ -76,6 +81,23 @@ describe('the CSV parser', () => {
       ['id', 'name'],
       ['1', '\uFEFFx'],
     ]);
+  });
+
+  it('gives where each record ends, in bytes from the start of the input, however the chunks fall', async () => {
+    // A byte order mark, a quoted line break, multibyte characters, a CRLF and a last record without one.
+    const text = '\uFEFFa,b\r\n"c\nd",€\rf😀,g\r\nh';
+    const ends = [8, 18, 27, 28];
+    expect(Buffer.byteLength(text)).toBe(28);
+    const bytes = Buffer.from(text);
+    for (let size = 1; size <= bytes.length; size += 1) {
+      const records = await collect(csvRecords(bytesInChunks(bytes, size)));
+      expect(records, `chunks of ${size}`).toEqual([
+        { cells: ['a', 'b'], end: ends[0] },
+        { cells: ['c\nd', '€'], end: ends[1] },
+        { cells: ['f😀', 'g'], end: ends[2] },
+        { cells: ['h'], end: ends[3] },
+      ]);
+    }
   });
 
   it('honours another delimiter and quote character', async () => {
@@ -209,8 +231,8 @@ const serviceFields = [
 
 let folder: string;
 
-/** Writes a data package: its descriptor and the CSV files, into a fresh folder. */
-async function writePackage(resources: object[], files: Record<string, string>): Promise<string> {
+/** Writes a data package: its descriptor and the CSV files (text as UTF-8, or bytes), into a fresh folder. */
+async function writePackage(resources: object[], files: Record<string, string | Buffer>): Promise<string> {
   const dir = await mkdtemp(join(folder, 'package-'));
   await writeFile(join(dir, 'datapackage.json'), JSON.stringify({ name: 'test', resources }));
   for (const [name, text] of Object.entries(files)) {
@@ -441,6 +463,86 @@ describe('reading a tabular-form package', () => {
       source: { row: rows + 1 },
       error: expect.stringContaining(`a quoted field opened on line ${rows + 2} is never closed`),
     });
+  });
+});
+
+describe('reading a tabular-form package that is not UTF-8', () => {
+  const latin1 = (text: string) => Buffer.from(text, 'latin1');
+
+  it('rejects a row with bytes that are not UTF-8 alone, naming the offset in the file, and reads the others', async () => {
+    const header = 'id,name,status\r\n';
+    const dir = await writePackage([resource('service', 'services.csv', serviceFields)], {
+      'services.csv': Buffer.concat([
+        Buffer.from(`${header}${SERVICE_A},"Café, ""hot""\nmeals",active\r\n`),
+        latin1(`${SERVICE_B},Café,active\r\n`),
+        Buffer.from(`${SERVICE_C},Crèche 😀,active`),
+      ]),
+    });
+    const file = join(dir, 'services.csv');
+    const bytes = await readFile(file);
+    // The é of the second data row: the first 0xE9 byte not part of a UTF-8 é.
+    const offset = bytes.indexOf(latin1(`${SERVICE_B},Caf`)) + SERVICE_B.length + 4;
+    expect(bytes[offset]).toBe(0xe9);
+    expect(await collect(readTabularPackage(dir))).toEqual([
+      expect.objectContaining({
+        source: { file, row: 1 },
+        value: expect.objectContaining({ id: SERVICE_A }),
+      }),
+      { source: { file, row: 2 }, entity: 'service', error: `invalid UTF-8 at byte ${offset}` },
+      expect.objectContaining({
+        source: { file, row: 3 },
+        value: { id: SERVICE_C, name: 'Crèche 😀', status: 'active' },
+      }),
+    ]);
+  });
+
+  it('leaves a table whose header row is not UTF-8 unread, at row 0', async () => {
+    const dir = await writePackage([resource('service', 'services.csv', serviceFields)], {
+      'services.csv': latin1(`id,name,status,d\xe9tail\n${SERVICE_A},A,active,x\n`),
+    });
+    expect(await collect(readTabularPackage(dir))).toEqual([
+      {
+        source: { file: join(dir, 'services.csv'), row: 0 },
+        entity: 'service',
+        error: 'the header row has invalid UTF-8 at byte 16; the table was not read',
+      },
+    ]);
+  });
+
+  it('refuses a UTF-16 table whole, with one error naming the encoding, and reads the other tables', async () => {
+    const text = `id,name,status\n${SERVICE_A},A,active\n${SERVICE_B},B,active\n`;
+    for (const [bytes, encoding] of [
+      [Buffer.from(`\uFEFF${text}`, 'utf16le'), 'UTF-16LE'],
+      [Buffer.from(text, 'utf16le').swap16(), 'UTF-16BE'],
+    ] as const) {
+      const dir = await writePackage(
+        [
+          resource('service', 'services.csv', serviceFields),
+          resource('taxonomy', 'taxonomies.csv', [field('id'), field('name')]),
+        ],
+        { 'services.csv': bytes, 'taxonomies.csv': `id,name\n${TAXONOMY},Needs\n` },
+      );
+      const records = await collect(readTabularPackage(dir));
+      expect(records, encoding).toEqual([
+        expect.objectContaining({ entity: 'taxonomy', value: { id: TAXONOMY, name: 'Needs' } }),
+        {
+          source: { file: join(dir, 'services.csv') },
+          entity: 'service',
+          error: `the file is ${encoding}, not UTF-8: convert it to UTF-8 first (e.g. iconv -f ${encoding} -t UTF-8)`,
+        },
+      ]);
+    }
+  });
+
+  it('refuses a data package descriptor that is not UTF-8, saying so', async () => {
+    const dir = await writePackage([], {});
+    await writeFile(join(dir, 'datapackage.json'), latin1('{"name": "caf\xe9", "resources": []}'));
+    expect(await collect(readTabularPackage(dir))).toEqual([
+      {
+        source: { file: join(dir, 'datapackage.json') },
+        error: 'cannot read the data package: invalid UTF-8 at byte 13',
+      },
+    ]);
   });
 });
 

@@ -1,9 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { dirname, extname, isAbsolute, join } from 'node:path';
 import * as z from 'zod';
 import type { CsvDialect } from '../../csv.ts';
 import type { TableField } from './table-field.ts';
-import { withoutByteOrderMark } from './byte-order-mark.ts';
+import { readUtf8File } from './utf8.ts';
 
 /** One CSV table of a data package, ready to read. */
 export interface PackageTable {
@@ -72,9 +71,7 @@ export async function readDataPackage(
 ): Promise<{ tables: (PackageTable | UnreadableResource)[] } | { error: string }> {
   let descriptor: z.infer<typeof Descriptor>;
   try {
-    const parsed = Descriptor.safeParse(
-      JSON.parse(withoutByteOrderMark(await readFile(descriptorFile, 'utf8'))),
-    );
+    const parsed = Descriptor.safeParse(JSON.parse(await readUtf8File(descriptorFile)));
     if (!parsed.success) return { error: 'not a data package: it has no list of resources' };
     descriptor = parsed.data;
   } catch (error) {
@@ -88,10 +85,9 @@ function tableOf(raw: unknown, index: number, folder: string): PackageTable | Un
   const parsed = Resource.safeParse(raw);
   const label = `resource ${index + 1}`;
   if (!parsed.success) {
-    return {
-      file: folder,
-      error: `${label} of the data package is malformed: ${z.prettifyError(parsed.error)}`,
-    };
+    // On one line, as every other rejection of the report is.
+    const problems = z.prettifyError(parsed.error).replace(/\n\s*/g, ' ');
+    return { file: folder, error: `${label} of the data package is malformed: ${problems}` };
   }
   const resource = parsed.data;
   const name = resource.name;

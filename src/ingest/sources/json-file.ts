@@ -1,17 +1,18 @@
-import { readFile } from 'node:fs/promises';
 import type { InputRecord } from '../input-record.ts';
-import { withoutByteOrderMark } from './byte-order-mark.ts';
+import { NotUtf8Error, readUtf8File } from './utf8.ts';
 
 /**
  * A JSON file holding one record or an array of records. The file is parsed whole (JSON arrays cannot be
- * streamed record by record without a streaming parser): use NDJSON for inputs larger than memory.
+ * streamed record by record without a streaming parser): use NDJSON for inputs larger than memory. A file
+ * that is not UTF-8 is one error, saying where or in which encoding it is.
  */
 export async function* readJsonFile(file: string): AsyncGenerator<InputRecord> {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(withoutByteOrderMark(await readFile(file, 'utf8')));
+    parsed = JSON.parse(await readUtf8File(file));
   } catch (error) {
-    yield { source: { file }, error: `not valid JSON: ${(error as Error).message}` };
+    const message = (error as Error).message;
+    yield { source: { file }, error: error instanceof NotUtf8Error ? message : `not valid JSON: ${message}` };
     return;
   }
   yield* jsonRecords(parsed, file);

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { InputRecord } from '../input-record.ts';
 import { withoutByteOrderMark } from './byte-order-mark.ts';
+import { firstInvalidUtf8, invalidUtf8At, refusingWideEncodings, WideEncodingError } from './utf8.ts';
 
 /**
  * Lines longer than this are rejected unread: no record that long could be stored (MongoDB documents are
@@ -15,9 +16,10 @@ const CARRIAGE_RETURN = 0x0d;
 
 /**
  * NDJSON / JSON Lines: one record a line (ended by LF, CRLF or a lone CR), read as a stream so memory
- * stays flat whatever the size. Blank lines are skipped; a line that is not JSON, or longer than
- * `maxLineBytes` (line break not counted), is rejected alone. A byte order mark opening the file is
- * dropped.
+ * stays flat whatever the size. Blank lines are skipped; a line that is not JSON, not UTF-8 (`invalid
+ * UTF-8 at byte N`, N counted from 0 at the start of the input), or longer than `maxLineBytes` (line break
+ * not counted), is rejected alone. A byte order mark opening the file is dropped. An input in UTF-16 or
+ * UTF-32 is refused whole, with one error naming its encoding: none of its lines would read.
  */
 export async function* readNdjson(
   input: Readable,
@@ -25,32 +27,49 @@ export async function* readNdjson(
   maxLineBytes = MAX_LINE_BYTES,
 ): AsyncGenerator<InputRecord> {
   let line = 0;
-  for await (const text of splitLines(input, maxLineBytes)) {
-    line += 1;
-    const source = { file, line };
-    if (text === undefined) {
-      yield { source, error: `the line is longer than ${maxLineBytes} bytes: too large for a record` };
-      continue;
+  try {
+    for await (const { start, bytes } of splitLines(refusingWideEncodings(input), maxLineBytes)) {
+      line += 1;
+      const source = { file, line };
+      if (bytes === undefined) {
+        yield { source, error: `the line is longer than ${maxLineBytes} bytes: too large for a record` };
+        continue;
+      }
+      const invalid = firstInvalidUtf8(bytes);
+      if (invalid !== -1) {
+        yield { source, error: invalidUtf8At(start + invalid) };
+        continue;
+      }
+      const text = bytes.toString('utf8');
+      if (text.trim() === '') continue;
+      try {
+        yield { source, value: JSON.parse(line === 1 ? withoutByteOrderMark(text) : text) };
+      } catch (error) {
+        yield { source, error: `not valid JSON: ${(error as Error).message}` };
+      }
     }
-    if (text.trim() === '') continue;
-    try {
-      yield { source, value: JSON.parse(line === 1 ? withoutByteOrderMark(text) : text) };
-    } catch (error) {
-      yield { source, error: `not valid JSON: ${(error as Error).message}` };
-    }
+  } catch (error) {
+    if (!(error instanceof WideEncodingError)) throw error;
+    yield { source: { file }, error: error.message };
   }
 }
 
 export const readNdjsonFile = (file: string) => readNdjson(createReadStream(file), file);
 
-/** The lines of a byte stream as text, each without its line break; undefined for one over `maxBytes`. */
-async function* splitLines(
-  input: AsyncIterable<Buffer | string>,
-  maxBytes: number,
-): AsyncGenerator<string | undefined> {
+/** A line of the input without its line break: its bytes (undefined when over the limit) and their offset. */
+interface Line {
+  bytes: Buffer | undefined;
+  start: number;
+}
+
+/** The lines of a byte stream, each without its line break; its bytes undefined for one over `maxBytes`. */
+async function* splitLines(input: AsyncIterable<Buffer>, maxBytes: number): AsyncGenerator<Line> {
   let parts: Buffer[] = [];
   let size = 0;
   let tooLong = false;
+  // Offsets in the input of the current chunk and of the line being read.
+  let offset = 0;
+  let lineStart = 0;
   const keep = (piece: Buffer) => {
     if (tooLong) return;
     if (size + piece.length > maxBytes) {
@@ -61,19 +80,19 @@ async function* splitLines(
     parts.push(piece);
     size += piece.length;
   };
-  const take = (): string | undefined => {
-    const text = tooLong ? undefined : Buffer.concat(parts, size).toString('utf8');
+  const take = (): Line => {
+    const line = { bytes: tooLong ? undefined : Buffer.concat(parts, size), start: lineStart };
     parts = [];
     size = 0;
     tooLong = false;
-    return text;
+    return line;
   };
   /** The last chunk ended with a CR: an LF opening the next one belongs to the same line break. */
   let afterCarriageReturn = false;
-  for await (const chunk of input) {
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+  for await (const bytes of input) {
     if (bytes.length === 0) continue;
     let start = afterCarriageReturn && bytes[0] === LINE_FEED ? 1 : 0;
+    lineStart += start;
     afterCarriageReturn = false;
     let lineFeed = bytes.indexOf(LINE_FEED, start);
     let carriageReturn = bytes.indexOf(CARRIAGE_RETURN, start);
@@ -91,11 +110,13 @@ async function* splitLines(
         if (start === bytes.length) afterCarriageReturn = true;
         else if (bytes[start] === LINE_FEED) start += 1;
       }
+      lineStart = offset + start;
       if (lineFeed !== -1 && lineFeed < start) lineFeed = bytes.indexOf(LINE_FEED, start);
       if (carriageReturn !== -1 && carriageReturn < start)
         carriageReturn = bytes.indexOf(CARRIAGE_RETURN, start);
     }
     if (start < bytes.length) keep(bytes.subarray(start));
+    offset += bytes.length;
   }
   if (size > 0 || tooLong) yield take();
 }

@@ -2,10 +2,11 @@ import { createReadStream } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { EntityType } from '../../hsds/entities.ts';
 import type { InputRecord } from '../input-record.ts';
-import { CsvSyntaxError, parseCsv } from '../../csv.ts';
+import { CsvSyntaxError, csvRecords } from '../../csv.ts';
 import { readDataPackage, type PackageTable } from './data-package.ts';
 import { entityOfTable } from './table-entity.ts';
 import { convertCell, type TableField } from './table-field.ts';
+import { invalidUtf8At, refusingWideEncodings, Utf8StreamCheck, WideEncodingError } from './utf8.ts';
 
 export const DATA_PACKAGE_FILE = 'datapackage.json';
 
@@ -40,27 +41,46 @@ export async function* readTabularPackage(path: string): AsyncGenerator<InputRec
 const unknownTable = (table: PackageTable) =>
   `table ${table.name ?? basename(table.file)} holds no HSDS entity this server stores; its rows were not read`;
 
+/**
+ * The rows of one table. A row with bytes that are not UTF-8 is rejected alone (its cells hold U+FFFD in
+ * their place); a header row with such bytes, or a file in UTF-16 or UTF-32, leaves the table unread.
+ */
 async function* readTable(table: PackageTable, entity: EntityType): AsyncGenerator<InputRecord> {
   const file = table.file;
   const fields = new Map(table.fields.map((field) => [field.name, field]));
   let columns = table.header ? undefined : table.fields.map((field) => field.name);
   let row = 0;
+  const utf8 = new Utf8StreamCheck();
   try {
-    const cells = parseCsv(createReadStream(file), table.dialect);
-    for await (const cellsOfRow of cells) {
+    const records = csvRecords(utf8.check(refusingWideEncodings(createReadStream(file))), table.dialect);
+    for await (const { cells: cellsOfRow, end } of records) {
+      const invalid = utf8.takeBefore(end);
       if (columns === undefined) {
+        if (invalid !== undefined) {
+          const error = `the header row has ${invalidUtf8At(invalid)}; the table was not read`;
+          yield { source: { file, row: 0 }, entity, error };
+          return;
+        }
         columns = cellsOfRow.map((name) => name.trim());
         continue;
       }
       row += 1;
-      if (cellsOfRow.length === 1 && cellsOfRow[0] === '') continue; // a blank line
       const source = { file, row };
+      if (invalid !== undefined) {
+        yield { source, entity, error: invalidUtf8At(invalid) };
+        continue;
+      }
+      if (cellsOfRow.length === 1 && cellsOfRow[0] === '') continue; // a blank line
       const converted = rowValue(cellsOfRow, columns, fields, table.missingValues);
       yield 'error' in converted
         ? { source, entity, error: converted.error }
         : { source, entity, columns, value: converted.value };
     }
   } catch (error) {
+    if (error instanceof WideEncodingError) {
+      yield { source: { file }, entity, error: error.message };
+      return;
+    }
     // Broken CSV is found at a row (the header being row 0); a file that cannot be read has none.
     const broken = error instanceof CsvSyntaxError;
     yield {

@@ -1,0 +1,183 @@
+/*
+ * The embedded stand-in runs in a process of its own, the server's child: started and stopped with the
+ * server, started again when it dies, gone when the server is killed outright. The server runs as
+ * `npm start` does (src/main.ts in a process of its own), without the tests' MONGODB_URI.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/free-port.ts';
+import { startScript, waitFor, type RunningProcess } from '../support/process.ts';
+
+let dir: string;
+const running: RunningProcess[] = [];
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'hsds-embedded-process-'));
+});
+afterEach(async () => {
+  for (const server of running.splice(0)) {
+    server.child.kill('SIGKILL');
+    await server.exited;
+  }
+});
+afterAll(async () => rm(dir, { recursive: true, force: true }));
+
+interface Server {
+  url: string;
+  dbPort: number;
+  dataDir: string;
+  process: RunningProcess;
+}
+
+/** `npm start` with the embedded stand-in on a port and data directory of its own, once it listens. */
+async function startServer(name: string, env: Record<string, string> = {}): Promise<Server> {
+  const port = await freePort();
+  const dbPort = await freePort();
+  const dataDir = path.join(dir, name);
+  const process = startScript('src/main.ts', {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    MONGODB_URI: '',
+    HSDS_EMBEDDED: 'standin',
+    HSDS_EMBEDDED_DB_PORT: String(dbPort),
+    HSDS_DATA_DIR: dataDir,
+    HSDS_SEED: 'false',
+    ...env,
+  });
+  running.push(process);
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(async () => (await fetch(`${url}/`)).ok, 30_000, `GET / on ${url}\n${process.output()}`);
+  return { url, dbPort, dataDir, process };
+}
+
+/** The server's log lines (JSON) with this message. */
+const logLines = (server: RunningProcess, msg: string): Record<string, unknown>[] =>
+  server
+    .output()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((line) => line.msg === msg);
+
+/** The pids of the stand-in processes the server started, in order. */
+const standinPids = (server: RunningProcess): number[] =>
+  logLines(server, 'embedded database: MongoDB stand-in').map((line) => line.pid as number);
+
+const isRunning = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const accepts = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1')
+      .on('connect', () => {
+        socket.destroy();
+        resolve(true);
+      })
+      .on('error', () => resolve(false));
+  });
+
+describe.skipIf(Boolean(process.env.MONGODB_URI))('the embedded stand-in, a process of its own', () => {
+  it('runs beside the server, logs through it, and stops with it', async () => {
+    const server = await startServer('beside');
+    const [pid] = standinPids(server.process);
+    expect(pid).toBeDefined();
+    expect(pid).not.toBe(server.process.child.pid);
+    expect(isRunning(pid!)).toBe(true);
+
+    server.process.child.kill('SIGTERM');
+    expect(await server.process.exited).toBe(0);
+    expect(isRunning(pid!)).toBe(false);
+    expect(await accepts(server.dbPort)).toBe(false);
+    // Its own log line, in the server's log, marked as its.
+    expect(logLines(server.process, 'shutting down')).toContainEqual(
+      expect.objectContaining({ component: 'standin', pid, reason: 'SIGTERM' }),
+    );
+  });
+
+  it('is started again when it dies, on the same port and data; requests meanwhile answer 503 with Retry-After', async () => {
+    const server = await startServer('restarted', {
+      HSDS_SEED: 'true',
+      // Requests in the gap give up soon: the test sees them.
+      HSDS_DB_TIMEOUT_MS: '1000',
+    });
+    await waitFor(async () => (await fetch(`${server.url}/readyz`)).ok, 60_000, 'the sample directory');
+    const list = (await (await fetch(`${server.url}/services?per_page=1`)).json()) as {
+      contents: { id: string }[];
+    };
+    const record = `${server.url}/services/${list.contents[0]!.id}`;
+    const before: unknown = await (await fetch(record)).json();
+    const [first] = standinPids(server.process);
+
+    process.kill(first!, 'SIGKILL');
+    const answers: { status: number; retryAfter: string | null }[] = [];
+    let after: unknown;
+    await waitFor(
+      async () => {
+        const response = await fetch(record);
+        answers.push({ status: response.status, retryAfter: response.headers.get('retry-after') });
+        if (response.status !== 200) return false;
+        after = await response.json();
+        return answers.length > 1;
+      },
+      60_000,
+      `the record again\n${server.process.output()}`,
+    );
+
+    expect(answers.some(({ status }) => status === 503)).toBe(true);
+    for (const answer of answers.slice(0, -1)) expect(answer).toEqual({ status: 503, retryAfter: '5' });
+    expect(after).toEqual(before);
+    expect(server.process.child.exitCode).toBeNull();
+    expect(logLines(server.process, 'the embedded database stopped; starting it again')).toEqual([
+      expect.objectContaining({ level: 40, pid: first, signal: 'SIGKILL' }),
+    ]);
+    const [, second] = standinPids(server.process);
+    expect(second).toBeDefined();
+    expect(second).not.toBe(first);
+    expect(logLines(server.process, 'embedded database: MongoDB stand-in')[1]).toMatchObject({
+      uri: `mongodb://127.0.0.1:${server.dbPort}/?directConnection=true`,
+      dbPath: path.join(server.dataDir, 'standin'),
+    });
+  }, 120_000);
+
+  it('stops when the server is killed outright, letting go of its port and data directory', async () => {
+    const server = await startServer('orphaned');
+    const [pid] = standinPids(server.process);
+    server.process.child.kill('SIGKILL');
+    await server.process.exited;
+    await waitFor(async () => !(await accepts(server.dbPort)), 5_000, 'the port to be free');
+    // Its lock is gone: it closed its data directory, and nothing holds it.
+    expect(existsSync(path.join(server.dataDir, 'standin', 'standin.lock'))).toBe(false);
+    // Until its new parent reaps it, an exited process still answers kill(pid, 0).
+    await waitFor(async () => !isRunning(pid!), 10_000, `the stand-in (pid ${pid}) to exit`);
+  });
+
+  it('refuses a data directory another server runs, in one line naming the process that holds it', async () => {
+    const owner = await startServer('shared-dir');
+    const [pid] = standinPids(owner.process);
+    const second = startScript('src/main.ts', {
+      PORT: String(await freePort()),
+      HOST: '127.0.0.1',
+      MONGODB_URI: '',
+      HSDS_EMBEDDED: 'standin',
+      HSDS_EMBEDDED_DB_PORT: String(await freePort()),
+      HSDS_DATA_DIR: owner.dataDir,
+    });
+    running.push(second);
+    expect(await second.exited).toBe(1);
+    const lastLine = second.output().trim().split('\n').at(-1);
+    expect(lastLine).toBe(
+      `the data directory ${path.join(owner.dataDir, 'standin')} is in use by process ${pid}: one database ` +
+        `server per directory (if that process is not a stand-in, remove ${path.join(owner.dataDir, 'standin', 'standin.lock')})`,
+    );
+  });
+});
