@@ -15,6 +15,9 @@ export interface DatabaseOptions {
 }
 
 /** What readiness finds: the database answers (and takes writes), refuses writes, or does not answer. */
+/** Free space on the database's file system below which, after a refusal, it is still not writable. */
+const WRITABLE_FREE_BYTES = 16 * 1024 * 1024;
+
 export type DatabaseState = 'up' | 'not writable' | 'down';
 
 /** The one-document collection readiness writes to, to learn whether a full disk has been freed. */
@@ -105,18 +108,24 @@ export class Database {
   }
 
   /**
-   * Writes the one readiness document (the time changes it, so that MongoDB writes it each time). A
-   * refusal, for lack of space or any other reason, is an answer: not writable; no answer is down.
+   * Whether writes are taken again: the database's file system has room (dbStats `fsTotalSize` less
+   * `fsUsedSize`, where the server gives them: a small write may still fit in space the database already
+   * holds while a real one does not), and the one readiness document can be written (the time changes it,
+   * so that MongoDB writes it each time). A refusal is an answer: not writable; no answer is down.
    */
   private async probeWritable(timeoutMs: number): Promise<DatabaseState> {
+    const signal = AbortSignal.timeout(timeoutMs);
     try {
+      const stats = await this.db.command({ dbStats: 1 }, { signal });
+      const free = Number(stats.fsTotalSize) - Number(stats.fsUsedSize);
+      if (free < WRITABLE_FREE_BYTES) return 'not writable';
       // The command form, for its `signal`; its reply carries write errors instead of throwing them.
       const reply = await this.db.command(
         {
           update: READINESS_COLLECTION,
           updates: [{ q: { _id: 'probe' }, u: { $set: { at: new Date() } }, upsert: true }],
         },
-        { signal: AbortSignal.timeout(timeoutMs) },
+        { signal },
       );
       if (reply.writeErrors !== undefined || reply.writeConcernError !== undefined) return 'not writable';
     } catch (error) {

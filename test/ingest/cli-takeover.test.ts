@@ -5,12 +5,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { MongoClient, type Db } from 'mongodb';
+import { MongoClient } from 'mongodb';
 import { startStandin } from 'mongo-standin';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomDatabaseName, startTestDatabase, type TestDatabase } from '../support/database.ts';
 import { freePort } from '../support/free-port.ts';
 import { startScript, waitFor, type RunningProcess } from '../support/process.ts';
+import { servedHashes } from '../support/import.ts';
 
 const SERVICES = 1000;
 
@@ -48,19 +49,6 @@ const run = (script: string, env: Record<string, string>, args: string[] = []) =
 const importing = (env: Record<string, string>) =>
   run('scripts/import.ts', { LOG_LEVEL: 'warn', ...env }, ['--batch-size', '100', file]);
 
-/** Every served document's id and content hash: equal maps mean equal directories. */
-async function snapshot(db: Db): Promise<Record<string, Record<string, string>>> {
-  const result: Record<string, Record<string, string>> = {};
-  for (const name of ['services', 'organizations', 'service_at_locations', 'taxonomies', 'taxonomy_terms']) {
-    const documents = await db
-      .collection(name)
-      .find({}, { projection: { _id: 0, id: 1, _hash: 1 } })
-      .toArray();
-    result[name] = Object.fromEntries(documents.map((document) => [document.id, document._hash]));
-  }
-  return result;
-}
-
 /** Waits until the import has written its first documents, and gives how many services there are then. */
 async function midImport(uri: string, dbName: string, cli: RunningProcess): Promise<number> {
   const client = await new MongoClient(uri).connect();
@@ -82,7 +70,7 @@ async function cleanImport(): Promise<Record<string, Record<string, string>>> {
   const db = reference.client.db(randomDatabaseName());
   const cli = importing({ MONGODB_URI: reference.uri, HSDS_DB_NAME: db.databaseName });
   expect(await cli.exited, cli.output()).toBe(0);
-  return snapshot(db);
+  return servedHashes(db);
 }
 
 describe.skipIf(Boolean(process.env.MONGODB_URI))('npm run import while the database goes away', () => {
@@ -121,7 +109,7 @@ describe.skipIf(Boolean(process.env.MONGODB_URI))('npm run import while the data
     const standin = await startStandin({ port: 0, dataDir: path.join(ownerData, 'standin') });
     const client = await new MongoClient(standin.uri).connect();
     try {
-      expect(await snapshot(client.db('takeover'))).toEqual(await cleanImport());
+      expect(await servedHashes(client.db('takeover'))).toEqual(await cleanImport());
     } finally {
       await client.close();
       await standin.close();

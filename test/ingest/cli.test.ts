@@ -5,6 +5,7 @@ import type { Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestDatabase, type TestDatabase } from '../support/database.ts';
 import { startScript, waitFor } from '../support/process.ts';
+import { servedHashes } from '../support/import.ts';
 
 // `npm run import` end to end, against the test database through MONGODB_URI.
 let testDatabase: TestDatabase;
@@ -47,19 +48,6 @@ async function generate(count: number): Promise<string> {
   ]);
   expect(await generator.exited).toBe(0);
   return file;
-}
-
-/** Every served document's id and content hash: equal maps mean equal directories. */
-async function snapshot(db: Db): Promise<Record<string, Record<string, string>>> {
-  const result: Record<string, Record<string, string>> = {};
-  for (const name of ['services', 'organizations', 'service_at_locations', 'taxonomies', 'taxonomy_terms']) {
-    const documents = await db
-      .collection(name)
-      .find({}, { projection: { _id: 0, id: 1, _hash: 1 } })
-      .toArray();
-    result[name] = Object.fromEntries(documents.map((document) => [document.id, document._hash]));
-  }
-  return result;
 }
 
 describe('npm run import', () => {
@@ -111,7 +99,7 @@ describe('npm run import', () => {
     expect(await rerun.exited).toBe(0);
     const clean = databaseNamed('clean');
     expect(await runImport(clean, [file]).exited).toBe(0);
-    expect(await snapshot(crashed)).toEqual(await snapshot(clean));
+    expect(await servedHashes(crashed)).toEqual(await servedHashes(clean));
     expect(await crashed.collection('import.pending').countDocuments()).toBe(0);
   }, 180_000);
 });
@@ -126,7 +114,7 @@ describe('npm run rebuild', () => {
         'fixtures/organizations.json',
       ]).exited,
     ).toBe(0);
-    const imported = await snapshot(db);
+    const imported = await servedHashes(db);
     const services = db.collection('services');
     const [damaged, lost] = await services.find().sort({ id: 1 }).limit(2).toArray();
     await services.updateOne({ id: damaged!.id }, { $set: { _search: [] } });
@@ -136,7 +124,7 @@ describe('npm run rebuild', () => {
     expect(await run.exited).toBe(0);
     const counts = Object.entries(imported).map(([name, ids]) => `${Object.keys(ids).length} ${name}`);
     expect(run.output()).toContain(`Rebuilt ${counts.join(', ')}`);
-    expect(await snapshot(db)).toEqual(imported);
+    expect(await servedHashes(db)).toEqual(imported);
     expect((await services.findOne({ id: damaged!.id }))?._search).toEqual(damaged!._search);
   });
 

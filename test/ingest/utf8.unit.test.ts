@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { Random } from '../../scripts/generator/random.ts';
 import {
   decodeUtf8,
   firstInvalidUtf8,
@@ -12,15 +13,10 @@ import {
 
 const bytes = (...values: number[]) => Buffer.from(values);
 
-/** A deterministic pseudo-random generator (mulberry32), so a failure can be rerun. */
+/** Numbers in [0, 1) from the generator's seedable PRNG, so a failure can be rerun. */
 function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const source = new Random(seed);
+  return () => source.next();
 }
 
 /** Bytes mostly ASCII and UTF-8, with stray Latin-1 bytes, cut characters and other ill-formed sequences. */

@@ -40,3 +40,16 @@ export async function storedDirectory(db: Db): Promise<Record<string, Document[]
   }
   return all;
 }
+
+/** Every served document's id and content hash: equal maps mean equal directories. */
+export async function servedHashes(db: Db): Promise<Record<string, Record<string, string>>> {
+  const result: Record<string, Record<string, string>> = {};
+  for (const name of ['services', 'organizations', 'service_at_locations', 'taxonomies', 'taxonomy_terms']) {
+    const documents = await db
+      .collection(name)
+      .find({}, { projection: { _id: 0, id: 1, _hash: 1 } })
+      .toArray();
+    result[name] = Object.fromEntries(documents.map((document) => [document.id, document._hash]));
+  }
+  return result;
+}

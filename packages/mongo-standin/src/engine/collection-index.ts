@@ -63,6 +63,7 @@ export class CollectionIndex {
       const choices = values.length === 0 ? [null] : values;
       combos = combos.flatMap((combo) => choices.map((value) => [...combo, value]));
     }
+    if (combos.length === 1) return [{ ...storedKey(combos[0]!), values: combos[0]! }];
     const entries = new Map<string, KeyEntry>();
     for (const values of combos) {
       const { key, truncated } = storedKey(values);

@@ -61,12 +61,18 @@ class KeyWriter {
 
   /** A string's UTF-8 bytes with 0x00 escaped as 0x00 0xFF, ended by 0x00 0x00: shorter sorts first. */
   private string(value: string): void {
-    const utf8 = Buffer.from(value, 'utf8');
-    this.reserve(utf8.length * 2 + 2);
-    for (const b of utf8) {
-      this.buffer[this.length++] = b;
-      if (b === 0) this.buffer[this.length++] = 0xff;
+    // At most 3 bytes per UTF-16 unit; escapes only where the string holds NUL characters.
+    this.reserve(value.length * 3 + 2);
+    if (value.includes('\0')) {
+      for (const b of Buffer.from(value, 'utf8')) {
+        this.reserve(2);
+        this.buffer[this.length++] = b;
+        if (b === 0) this.buffer[this.length++] = 0xff;
+      }
+    } else {
+      this.length += this.buffer.write(value, this.length, 'utf8');
     }
+    this.reserve(2);
     this.buffer[this.length++] = 0;
     this.buffer[this.length++] = 0;
   }
