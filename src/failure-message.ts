@@ -14,6 +14,8 @@ const OPERATOR_ERROR_CODES = new Set([
   'ENOTFOUND',
   // The embedded database's data directory is held by another live process (the stand-in's DataDirInUse).
   'ERR_DATA_DIR_IN_USE',
+  // It holds data in a format the stand-in does not read (UnreadableDataDir): the message says what to do.
+  'ERR_DATA_DIR_UNREADABLE',
   'ERR_PARSE_ARGS_UNKNOWN_OPTION',
   'ERR_PARSE_ARGS_INVALID_OPTION_VALUE',
   'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL',

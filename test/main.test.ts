@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -316,5 +316,25 @@ describe('the server process', () => {
     expect(await process.exited).toBe(1);
     const lastLine = process.output().trim().split('\n').at(-1);
     expect(lastLine).toMatch(/^HSDS_POSTCODES_FILE: .*postcodes\.csv: the header must name postcode/);
+  });
+
+  it('refuses a stand-in data directory of the earlier journal format, in one line saying what to do', async () => {
+    const earlier = await mkdtemp(path.join(tmpdir(), 'hsds-earlier-'));
+    await mkdir(path.join(earlier, 'standin'));
+    await writeFile(path.join(earlier, 'standin', 'hsds.journal'), Buffer.alloc(16));
+    const process = startScript('src/main.ts', {
+      PORT: String(await freePort()),
+      HOST: '127.0.0.1',
+      HSDS_EMBEDDED: 'standin',
+      HSDS_EMBEDDED_DB_PORT: String(await freePort()),
+      HSDS_DATA_DIR: earlier,
+    });
+    running.push(process);
+    expect(await process.exited).toBe(1);
+    const lastLine = process.output().trim().split('\n').at(-1);
+    expect(lastLine).toMatch(
+      /earlier format \(hsds\.journal\).*move the directory away.*import your data again$/,
+    );
+    await rm(earlier, { recursive: true, force: true });
   });
 });

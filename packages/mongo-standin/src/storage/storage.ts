@@ -53,6 +53,8 @@ const EARLIER_FORMAT = /\.(journal|snapshot)$/;
 /** A data directory written in a format this version does not read. */
 export class UnreadableDataDir extends Error {
   override name = 'UnreadableDataDir';
+  /** Tells the process that started the stand-in what failed, as DataDirInUse's code does. */
+  readonly code = 'ERR_DATA_DIR_UNREADABLE';
 }
 
 /**
