@@ -7,7 +7,7 @@
  * every record loaded, 1 when any was rejected, 2 when the import could not run.
  *
  * A database out of reach for a while (the server running the embedded database stopped, and this
- * process or another takes it over; a failover) is waited out, for up to OUTAGE_WAIT_MS.
+ * process or another takes it over; a failover) is waited out, for up to HSDS_IMPORT_OUTAGE_MS.
  */
 import { parseArgs } from 'node:util';
 import { importRecords } from '../src/ingest/import.ts';
@@ -18,13 +18,6 @@ import { failureMessage } from '../src/failure-message.ts';
 import { withDatabase } from './cli/database.ts';
 import { withProgress } from './cli/progress.ts';
 import { printWarnings } from './cli/warnings.ts';
-
-/**
- * How long the import retries a step that fails for the database being out of reach, before it stops
- * (exit 2, what it wrote kept for a rerun to complete). A takeover of the embedded database takes a few
- * seconds. Waiting longer would not help: an import whose lease goes unrenewed for 45 s loses it, and stops.
- */
-const OUTAGE_WAIT_MS = 30_000;
 
 const USAGE = `usage: npm run import -- <path...> [--type ${recordTypes.join('|')}] [--dry-run] [--batch-size N]`;
 
@@ -52,7 +45,9 @@ async function main(): Promise<number> {
     return 2;
   }
 
-  return withDatabase(async (db, logger) => {
+  // A step that fails for the database being out of reach is retried for HSDS_IMPORT_OUTAGE_MS, then the
+  // CLI stops (exit 2, what it wrote kept for a rerun to complete): a takeover takes a few seconds.
+  return withDatabase(async (db, logger, { importOutageMs }) => {
     const report = await withProgress('importing', 'records read', (onProgress) =>
       importRecords(db, inputs(positionals), {
         dryRun: values['dry-run'],
@@ -60,10 +55,10 @@ async function main(): Promise<number> {
         batchSize,
         onProgress,
         outages: {
-          forMs: OUTAGE_WAIT_MS,
+          forMs: importOutageMs,
           onRetry: (error, retryInMs) =>
             logger.warn(
-              { reason: (error as Error).message, retryInMs, givesUpAfterMs: OUTAGE_WAIT_MS },
+              { reason: (error as Error).message, retryInMs, givesUpAfterMs: importOutageMs },
               'the database is out of reach; retrying',
             ),
         },

@@ -27,6 +27,8 @@ const EnvironmentSchema = z
       .regex(/^[^/\\. "$*<>:|?]{1,63}$/, 'must be a valid MongoDB database name')
       .default('hsds'),
     HSDS_DB_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
+    // Below the import lease's 45 s: an import whose lease goes unrenewed that long loses it anyway.
+    HSDS_IMPORT_OUTAGE_MS: z.coerce.number().int().min(0).max(40_000).default(30_000),
     HSDS_DATA_DIR: z.string().min(1).default('.data'),
     HSDS_EMBEDDED: z.enum(['auto', 'mongod', 'standin']).default('auto'),
     HSDS_EMBEDDED_DB_PORT: port.default(27217),
@@ -111,6 +113,8 @@ function toConfig(env: z.infer<typeof EnvironmentSchema>) {
     mongodbUri: env.MONGODB_URI,
     dbName: env.HSDS_DB_NAME,
     dbTimeoutMs: env.HSDS_DB_TIMEOUT_MS,
+    /** How long the import CLI retries a step while the database is out of reach, before it exits 2. */
+    importOutageMs: env.HSDS_IMPORT_OUTAGE_MS,
     dataDir: env.HSDS_DATA_DIR,
     embedded: env.HSDS_EMBEDDED,
     embeddedDbPort: env.HSDS_EMBEDDED_DB_PORT,

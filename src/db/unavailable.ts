@@ -1,4 +1,5 @@
 import {
+  MongoBulkWriteError,
   MongoDriverError,
   MongoNetworkError,
   MongoNotConnectedError,
@@ -26,6 +27,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     error instanceof MongoOperationTimeoutError ||
     // No free connection within waitQueueTimeoutMS; the driver does not export its class.
     (error instanceof MongoDriverError && error.name === 'MongoWaitQueueTimeoutError') ||
+    // A bulk write cut off by one of the above carries it as its response.
+    (error instanceof MongoBulkWriteError && isDatabaseUnavailable(error.errorResponse)) ||
     isOutOfDiskSpace(error)
   );
 }

@@ -83,7 +83,7 @@ describe('npm run import', () => {
   });
 
   it('completes an import killed part-way when it is run again', async () => {
-    const file = await generate(1500);
+    const file = await generate(600);
     const crashed = databaseNamed('crashed');
     const first = runImport(crashed, ['--batch-size', '100', file]);
     await waitFor(
@@ -93,7 +93,7 @@ describe('npm run import', () => {
     );
     first.child.kill('SIGKILL');
     await first.exited;
-    expect(await crashed.collection('services').countDocuments()).toBeLessThan(1500);
+    expect(await crashed.collection('services').countDocuments()).toBeLessThan(600);
 
     const rerun = runImport(crashed, [file]);
     expect(await rerun.exited).toBe(0);
