@@ -1,6 +1,7 @@
 import type { Document } from 'bson';
 import { Aggregator } from 'mingo/aggregator';
 import { cloneDocument, isPlainObject } from '../bson-values.ts';
+import { fieldsNeeded } from '../storage/field-subset.ts';
 import type { Collection } from '../engine/collection.ts';
 import type { Database } from '../engine/database.ts';
 import { failedToParse, locationError, toCommandError, typeMismatch } from '../errors.ts';
@@ -53,7 +54,9 @@ function pipelineInput(
   if (first && '$match' in first && isPlainObject(first.$match)) {
     const matches = database.compileFilter(first.$match);
     const rest = pipeline.slice(1);
-    const { docs } = collection.candidates(first.$match);
+    // A count (countDocuments: `$match`, then `$group` summing constants) reads only what the filter does.
+    const fields = countsOnly(rest) ? fieldsNeeded(first.$match, undefined, { _id: 1 }) : null;
+    const { docs } = collection.candidates(first.$match, fields);
     return { docs: selected(docs, matches, readsOnly(rest)), rest };
   }
   return { docs: selected(collection.all(), () => true, readsOnly(pipeline)), rest: pipeline };
@@ -76,6 +79,22 @@ const READ_ONLY_STAGES = new Set(['$match', '$skip', '$limit', '$sort', '$count'
  */
 const readsOnly = (pipeline: Document[]) =>
   pipeline.every((stage) => Object.keys(stage).every((name) => READ_ONLY_STAGES.has(name)));
+
+/** Whether a pipeline only counts its input: `$skip`, `$limit`, and `$group`s of constants summing constants. */
+const countsOnly = (pipeline: Document[]) =>
+  pipeline.length > 0 &&
+  pipeline.every((stage) => {
+    if ('$skip' in stage || '$limit' in stage) return true;
+    const group = stage.$group;
+    if (!isPlainObject(group)) return false;
+    return Object.entries(group).every(([name, value]) =>
+      name === '_id'
+        ? !(typeof value === 'string' && value.startsWith('$')) &&
+          !isPlainObject(value) &&
+          !Array.isArray(value)
+        : isPlainObject(value) && Object.keys(value).length === 1 && typeof value.$sum === 'number',
+    );
+  });
 
 export const aggregate: DatabaseCommand = {
   names: ['aggregate'],

@@ -1,5 +1,6 @@
 import { compileProjection } from '../query/projection.ts';
 import { selectedDocuments } from '../query/select.ts';
+import { fieldsNeeded } from '../storage/field-subset.ts';
 import { integerOption, targetCollection, type DatabaseCommand } from './command.ts';
 
 export const find: DatabaseCommand = {
@@ -13,6 +14,7 @@ export const find: DatabaseCommand = {
       sort: body.sort,
       skip: integerOption(body, 'skip'),
       limit: Math.abs(rawLimit),
+      fields: fieldsNeeded(body.filter, body.sort, body.projection),
     });
     return cursors.open(`${database.name}.${name}`, docs, {
       batchSize: integerOption(body, 'batchSize'),

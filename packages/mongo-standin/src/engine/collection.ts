@@ -11,6 +11,7 @@ import {
   type IndexEntry,
   type Storage,
 } from '../storage/storage.ts';
+import { fieldSubset } from '../storage/field-subset.ts';
 import { CollectionIndex } from './collection-index.ts';
 import { isIndexableScalar } from './index-key.ts';
 import { ID_INDEX_SPEC, type IndexSpec } from './index-spec.ts';
@@ -78,19 +79,23 @@ export class Collection {
     return [...this.indexes.values()].map((index) => index.spec);
   }
 
-  /** Every document, in insertion order, read as the walk goes. */
-  *all(): Generator<Document> {
-    for (const { key, value } of this.docs.getRange({ snapshot: false })) yield decodeRecord(key, value);
+  /**
+   * Every document, in insertion order, read as the walk goes; with `fields`, only those top-level fields
+   * of each (for reading: such a document is never written back).
+   */
+  *all(fields: Fields = null): Generator<Document> {
+    for (const { key, value } of this.docs.getRange({ snapshot: false }))
+      yield decodeRecord(key, value, fields);
   }
 
-  private read(id: number): Document | undefined {
+  private read(id: number, fields: Fields = null): Document | undefined {
     const bytes = this.docs.getBinary(id);
-    return bytes === undefined ? undefined : decodeRecord(id, bytes);
+    return bytes === undefined ? undefined : decodeRecord(id, bytes, fields);
   }
 
-  private *readAll(ids: Iterable<number>): Generator<Document> {
+  private *readAll(ids: Iterable<number>, fields: Fields): Generator<Document> {
     for (const id of ids) {
-      const doc = this.read(id);
+      const doc = this.read(id, fields);
       if (doc) yield doc;
     }
   }
@@ -224,10 +229,10 @@ export class Collection {
    * The documents a filter can match: when a top-level equality or `$in` names a field with a
    * complete single-field index, only that index's entries, otherwise the whole collection.
    */
-  candidates(filter: Document): CandidatePlan {
+  candidates(filter: Document, fields: Fields = null): CandidatePlan {
     const best = this.narrowest(filter);
-    if (!best) return { indexName: null, docs: this.all() };
-    return { indexName: best.indexName, docs: this.readAll(best.ids) };
+    if (!best) return { indexName: null, docs: this.all(fields) };
+    return { indexName: best.indexName, docs: this.readAll(best.ids, fields) };
   }
 
   /**
@@ -270,10 +275,10 @@ export class Collection {
    * All documents in the order of a single-key sort, from the `skip`-th on, by walking an index on that
    * key; null when no index gives that order.
    */
-  inIndexOrder(sort: Record<string, 1 | -1>, skip = 0): Iterable<Document> | null {
+  inIndexOrder(sort: Record<string, 1 | -1>, skip = 0, fields: Fields = null): Iterable<Document> | null {
     const index = this.sortIndex(sort);
     if (!index) return null;
-    return this.readAll(index.idsInOrder(Object.values(sort)[0]!, skip));
+    return this.readAll(index.idsInOrder(Object.values(sort)[0]!, skip), fields);
   }
 
   /** The name of the index `inIndexOrder` walks for this sort, or null when none gives its order. */
@@ -288,8 +293,15 @@ export class Collection {
   }
 }
 
-/** A stored document, remembering its bytes (replies and no-op checks reuse them) and its record. */
-function decodeRecord(id: number, bytes: Buffer): Document {
+/** Top-level fields to read of each document, or null for whole documents. */
+export type Fields = ReadonlySet<string> | null;
+
+/**
+ * A stored document, remembering its bytes (replies and no-op checks reuse them) and its record; or, with
+ * `fields`, a document of those fields only, remembering neither (it is not the stored document).
+ */
+function decodeRecord(id: number, bytes: Buffer, fields: Fields = null): Document {
+  if (fields) return decodeDocument(fieldSubset(bytes, fields));
   const doc = decodeDocument(bytes);
   rememberEncoding(doc, bytes);
   recordIds.set(doc, id);

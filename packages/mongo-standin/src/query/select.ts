@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import type { CandidatePlan, Collection } from '../engine/collection.ts';
+import type { CandidatePlan, Collection, Fields } from '../engine/collection.ts';
 import type { Database } from '../engine/database.ts';
 import { badValue } from '../errors.ts';
 import { assertNearIndex, orderByNearness, planNearQuery } from '../geo/index.ts';
@@ -12,6 +12,8 @@ export interface Selection {
   skip?: number;
   /** 0 or absent: no limit. */
   limit?: number;
+  /** The top-level fields to read of each document (a read that projects), or null for whole documents. */
+  fields?: Fields;
 }
 
 /** How a selection is read: what narrows it, in which order, and where the scan may stop. */
@@ -27,6 +29,7 @@ interface SelectionPlan {
   limit: number;
   /** The first `skip` documents the index walk leaves out before any is read. */
   skipInWalk: number;
+  fields: Fields;
 }
 
 /** The plan of a selection, its parts checked whether or not the collection exists (as MongoDB does). */
@@ -49,12 +52,14 @@ function planSelection(
   const matches = database.compileFilter(rest);
   if (!collection) return null;
   if (near) assertNearIndex(near, collection.indexSpecs);
-  const candidates = collection.candidates(rest);
+  // A near query reads its geometry too: whole documents.
+  const fields = near ? null : (selection.fields ?? null);
+  const candidates = collection.candidates(rest, fields);
   // A scan of the whole collection in sort order can walk an index on the sort key instead of sorting;
   // with no filter, every document matches, so the walk can start at the skip-th one.
   const sortIndex = sort && !near && candidates.indexName === null ? collection.sortIndexName(sort) : null;
   const skipInWalk = sortIndex !== null && Object.keys(rest).length === 0 ? skip : 0;
-  return { near, matches, candidates, sortIndex, sort, skip, limit, skipInWalk };
+  return { near, matches, candidates, sortIndex, sort, skip, limit, skipInWalk, fields };
 }
 
 /**
@@ -69,8 +74,8 @@ export function* selectedDocuments(
 ): Generator<Document> {
   const plan = planSelection(database, collection, selection);
   if (!collection || !plan) return;
-  const { near, matches, candidates, sortIndex, sort, skip, limit, skipInWalk } = plan;
-  const ordered = sortIndex !== null && sort ? collection.inIndexOrder(sort, skipInWalk) : null;
+  const { near, matches, candidates, sortIndex, sort, skip, limit, skipInWalk, fields } = plan;
+  const ordered = sortIndex !== null && sort ? collection.inIndexOrder(sort, skipInWalk, fields) : null;
   const needsSort = sort !== undefined && ordered === null;
   const toSkip = skip - skipInWalk;
   if (near || needsSort) {

@@ -1,0 +1,117 @@
+import { isPlainObject } from '../bson-values.ts';
+
+/**
+ * The BSON bytes of a document's top-level fields named in `fields`, in their order: a stored document is
+ * decoded only as far as a query needs it (a stream of one small served form out of a large document
+ * decodes that form, not the rest). Elements are skipped by their lengths, never parsed.
+ */
+export function fieldSubset(bytes: Uint8Array, fields: ReadonlySet<string>): Buffer {
+  const source = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const kept: Buffer[] = [];
+  let size = 5;
+  let position = 4;
+  while (source[position] !== 0) {
+    const start = position;
+    const type = source[position]!;
+    const nameEnd = source.indexOf(0, position + 1);
+    const name = source.toString('utf8', position + 1, nameEnd);
+    position = nameEnd + 1 + valueLength(source, type, nameEnd + 1);
+    if (fields.has(name)) {
+      kept.push(source.subarray(start, position));
+      size += position - start;
+    }
+  }
+  const subset = Buffer.allocUnsafe(size);
+  subset.writeInt32LE(size, 0);
+  let offset = 4;
+  for (const element of kept) offset += element.copy(subset, offset);
+  subset[offset] = 0;
+  return subset;
+}
+
+/** The length of an element's value of BSON `type` starting at `at`. */
+function valueLength(bytes: Buffer, type: number, at: number): number {
+  switch (type) {
+    case 0x01: // double
+    case 0x09: // date
+    case 0x11: // timestamp
+    case 0x12: // int64
+      return 8;
+    case 0x02: // string
+    case 0x0d: // JavaScript code
+    case 0x0e: // symbol
+      return 4 + bytes.readInt32LE(at);
+    case 0x03: // document
+    case 0x04: // array
+    case 0x0f: // code with scope
+      return bytes.readInt32LE(at);
+    case 0x05: // binary: length, subtype, bytes
+      return 5 + bytes.readInt32LE(at);
+    case 0x06: // undefined
+    case 0x0a: // null
+    case 0x7f: // max key
+    case 0xff: // min key
+      return 0;
+    case 0x07: // ObjectId
+      return 12;
+    case 0x08: // boolean
+      return 1;
+    case 0x0b: {
+      // regular expression: two C strings
+      const patternEnd = bytes.indexOf(0, at);
+      return bytes.indexOf(0, patternEnd + 1) + 1 - at;
+    }
+    case 0x0c: // DBPointer: string, then an ObjectId
+      return 4 + bytes.readInt32LE(at) + 12;
+    case 0x10: // int32
+      return 4;
+    case 0x13: // decimal128
+      return 16;
+    default:
+      throw new Error(`unknown BSON type 0x${type.toString(16)} in a stored document`);
+  }
+}
+
+/**
+ * The top-level fields a find needs from each document: those its filter, sort and projection name;
+ * null when it needs the whole document (no projection, an exclusion, an expression that may read any
+ * field, or a filter operator that may: `$where`, `$expr`, `$text`, ...).
+ */
+export function fieldsNeeded(filter: unknown, sort: unknown, projection: unknown): Set<string> | null {
+  if (!isPlainObject(projection) || Object.keys(projection).length === 0) return null;
+  const fields = new Set<string>(['_id']);
+  let includes = false;
+  for (const [path, value] of Object.entries(projection)) {
+    if (path === '_id' && (value === 0 || value === false)) continue;
+    // Anything but a plain inclusion (an exclusion, `$slice`, an expression) may show any field.
+    if (!(value === 1 || value === true || (typeof value === 'number' && value !== 0))) return null;
+    includes = true;
+    fields.add(head(path));
+  }
+  // `{_id: 0}` alone excludes: every other field shows.
+  if (!includes) return null;
+  if (!addFilterFields(filter, fields)) return null;
+  if (isPlainObject(sort)) for (const path of Object.keys(sort)) fields.add(head(path));
+  return fields;
+}
+
+const head = (path: string) => path.split('.', 1)[0]!;
+
+/** Adds the top-level fields a filter reads; false when it may read any. */
+function addFilterFields(filter: unknown, fields: Set<string>): boolean {
+  if (filter === undefined || filter === null) return true;
+  if (!isPlainObject(filter)) return false;
+  for (const [key, condition] of Object.entries(filter)) {
+    if (key === '$and' || key === '$or' || key === '$nor') {
+      if (!Array.isArray(condition) || !condition.every((clause) => addFilterFields(clause, fields)))
+        return false;
+    } else if (key === '$comment') {
+      continue;
+    } else if (key.startsWith('$')) {
+      return false;
+    } else {
+      fields.add(head(key));
+    }
+  }
+  return true;
+}

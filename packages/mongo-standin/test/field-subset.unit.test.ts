@@ -1,0 +1,86 @@
+import {
+  Binary,
+  BSONRegExp,
+  BSONSymbol,
+  Code,
+  DBRef,
+  Decimal128,
+  Double,
+  Int32,
+  Long,
+  MaxKey,
+  MinKey,
+  ObjectId,
+  Timestamp,
+} from 'bson';
+import { describe, expect, it } from 'vitest';
+import { decodeDocument, encodeDocument } from '../src/bson-values.ts';
+import { fieldSubset, fieldsNeeded } from '../src/storage/field-subset.ts';
+
+/** A document with a field of every BSON type, each followed by a marker field. */
+const values: Record<string, unknown> = {
+  double: new Double(1.5),
+  string: 'text é 😀',
+  document: { a: { b: [1, 2] } },
+  array: [1, 'two', { three: 3 }],
+  binary: new Binary(Buffer.from([1, 2, 3]), 4),
+  objectId: new ObjectId(),
+  boolean: true,
+  date: new Date(1_700_000_000_000),
+  null: null,
+  regex: new BSONRegExp('^a.c$', 'im'),
+  dbRef: new DBRef('other', new ObjectId()),
+  code: new Code('function () { return 1; }'),
+  symbol: new BSONSymbol('sym'),
+  codeWithScope: new Code('function () { return x; }', { x: 1 }),
+  int32: new Int32(7),
+  timestamp: new Timestamp({ t: 5, i: 6 }),
+  int64: Long.fromString('9007199254740993'),
+  decimal: Decimal128.fromString('1.25'),
+  minKey: new MinKey(),
+  maxKey: new MaxKey(),
+};
+
+describe('fieldSubset', () => {
+  const doc: Record<string, unknown> = { _id: 1 };
+  for (const [name, value] of Object.entries(values)) {
+    doc[name] = value;
+    doc[`${name}_after`] = name;
+  }
+  const bytes = encodeDocument(doc);
+  const whole = decodeDocument(bytes);
+
+  it('keeps exactly the named top-level fields of every BSON type, in order, decoding as the whole does', () => {
+    for (const name of Object.keys(values)) {
+      const subset = decodeDocument(fieldSubset(bytes, new Set([name, `${name}_after`])));
+      expect(Object.keys(subset), name).toEqual([name, `${name}_after`]);
+      expect(subset, name).toEqual({ [name]: whole[name], [`${name}_after`]: name });
+    }
+  });
+
+  it('gives an empty document when no field is named, and the whole when all are', () => {
+    expect(decodeDocument(fieldSubset(bytes, new Set()))).toEqual({});
+    expect(Buffer.from(fieldSubset(bytes, new Set(Object.keys(doc))))).toEqual(Buffer.from(bytes));
+  });
+});
+
+describe('fieldsNeeded', () => {
+  it('names the heads of the paths an inclusion projection, the filter and the sort read, with _id', () => {
+    expect(fieldsNeeded({ 'a.b': 1, $or: [{ c: 2 }, { 'd.e': 3 }] }, { f: 1 }, { 'g.h': 1, i: 1 })).toEqual(
+      new Set(['_id', 'a', 'c', 'd', 'f', 'g', 'i']),
+    );
+    expect(fieldsNeeded(undefined, undefined, { _id: 0, a: 1 })).toEqual(new Set(['_id', 'a']));
+  });
+
+  it('asks for whole documents when a part may read any field', () => {
+    expect(fieldsNeeded({}, undefined, undefined)).toBeNull();
+    expect(fieldsNeeded({}, undefined, {})).toBeNull();
+    expect(fieldsNeeded({}, undefined, { a: 0 })).toBeNull();
+    expect(fieldsNeeded({}, undefined, { _id: 0 })).toBeNull();
+    expect(fieldsNeeded({}, undefined, { a: { $slice: 2 } })).toBeNull();
+    expect(fieldsNeeded({}, undefined, { a: '$b' })).toBeNull();
+    expect(fieldsNeeded({}, undefined, { a: { $add: ['$b', 1] } })).toBeNull();
+    expect(fieldsNeeded({ $expr: { $gt: ['$a', 1] } }, undefined, { a: 1 })).toBeNull();
+    expect(fieldsNeeded({ $where: 'true' }, undefined, { a: 1 })).toBeNull();
+  });
+});
