@@ -14,6 +14,16 @@ export function rememberEncoding(doc: Document, bytes: Uint8Array): void {
   encodings.set(doc, bytes);
 }
 
+/**
+ * A document that stands for `bytes` in a reply, which reads nothing of it but its encoding: an empty
+ * object (its fields are never read) remembering them.
+ */
+export function bytesOnly(bytes: Uint8Array): Document {
+  const doc: Document = {};
+  encodings.set(doc, bytes);
+  return doc;
+}
+
 /** The BSON encoding of an unmodifiable document, serialized on first request. */
 export function encodingOf(doc: Document): Uint8Array {
   let bytes = encodings.get(doc);

@@ -15,7 +15,7 @@ import {
 } from 'bson';
 import { describe, expect, it } from 'vitest';
 import { decodeDocument, encodeDocument } from '../src/bson-values.ts';
-import { fieldSubset, fieldsNeeded } from '../src/storage/field-subset.ts';
+import { fieldSubset, fieldsNeeded, replyFields } from '../src/storage/field-subset.ts';
 
 /** A document with a field of every BSON type, each followed by a marker field. */
 const values: Record<string, unknown> = {
@@ -82,5 +82,25 @@ describe('fieldsNeeded', () => {
     expect(fieldsNeeded({}, undefined, { a: { $add: ['$b', 1] } })).toBeNull();
     expect(fieldsNeeded({ $expr: { $gt: ['$a', 1] } }, undefined, { a: 1 })).toBeNull();
     expect(fieldsNeeded({ $where: 'true' }, undefined, { a: 1 })).toBeNull();
+  });
+});
+
+describe('replyFields', () => {
+  it('names what a plain inclusion of top-level fields shows, _id unless excluded', () => {
+    expect(replyFields({ a: 1, b: true })).toEqual(new Set(['_id', 'a', 'b']));
+    expect(replyFields({ _id: 0, a: 1 })).toEqual(new Set(['a']));
+  });
+
+  it('is null for any other projection', () => {
+    for (const projection of [
+      undefined,
+      {},
+      { 'a.b': 1 },
+      { a: 0 },
+      { a: '$b' },
+      { a: { $slice: 1 } },
+      { _id: 0 },
+    ])
+      expect(replyFields(projection), JSON.stringify(projection)).toBeNull();
   });
 });

@@ -55,8 +55,8 @@ function pipelineInput(
     const matches = database.compileFilter(first.$match);
     const rest = pipeline.slice(1);
     // A count (countDocuments: `$match`, then `$group` summing constants) reads only what the filter does.
-    const fields = countsOnly(rest) ? fieldsNeeded(first.$match, undefined, { _id: 1 }) : null;
-    const { docs } = collection.candidates(first.$match, fields);
+    const read = countsOnly(rest) ? fieldsNeeded(first.$match, undefined, { _id: 1 }) : null;
+    const { docs } = collection.candidates(first.$match, read && { read, reply: null });
     return { docs: selected(docs, matches, readsOnly(rest)), rest };
   }
   return { docs: selected(collection.all(), () => true, readsOnly(pipeline)), rest: pipeline };

@@ -22,13 +22,18 @@ export const count: DatabaseCommand = {
       skip,
       limit,
       // Only what the filter reads.
-      fields: fieldsNeeded(body.query, undefined, { _id: 1 }),
+      fields: countFields(body.query),
     });
     let n = 0;
     for (const _ of selected) n++;
     return { n, ok: 1 };
   },
 };
+
+function countFields(query: unknown) {
+  const read = fieldsNeeded(query, undefined, { _id: 1 });
+  return read && { read, reply: null };
+}
 
 const isEmptyFilter = (query: unknown) =>
   query === undefined || query === null || (isPlainObject(query) && Object.keys(query).length === 0);

@@ -1,6 +1,7 @@
 import { compileProjection } from '../query/projection.ts';
 import { selectedDocuments } from '../query/select.ts';
-import { fieldsNeeded } from '../storage/field-subset.ts';
+import { fieldsNeeded, replyFields } from '../storage/field-subset.ts';
+import { replyOf } from '../engine/collection.ts';
 import { integerOption, targetCollection, type DatabaseCommand } from './command.ts';
 
 export const find: DatabaseCommand = {
@@ -9,18 +10,21 @@ export const find: DatabaseCommand = {
   run({ body }, database, { cursors }) {
     const name = targetCollection(body);
     const rawLimit = integerOption(body, 'limit') ?? 0;
+    const read = fieldsNeeded(body.filter, body.sort, body.projection);
+    const project = compileProjection(body.projection, database.mingoOptions);
     const docs = selectedDocuments(database, database.collection(name), {
       filter: body.filter,
       sort: body.sort,
       skip: integerOption(body, 'skip'),
       limit: Math.abs(rawLimit),
-      fields: fieldsNeeded(body.filter, body.sort, body.projection),
+      fields: read && { read, reply: replyFields(body.projection) },
     });
     return cursors.open(`${database.name}.${name}`, docs, {
       batchSize: integerOption(body, 'batchSize'),
       // A negative limit is the legacy way of asking for a single batch.
       singleBatch: body.singleBatch === true || rawLimit < 0,
-      project: compileProjection(body.projection, database.mingoOptions),
+      // A plain inclusion of top-level fields is cut from the stored bytes as each document is read.
+      project: project && ((doc) => replyOf(doc) ?? project(doc)),
     });
   },
 };

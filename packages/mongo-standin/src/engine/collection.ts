@@ -1,6 +1,6 @@
 import type { Document } from 'bson';
 import { decodeDocument, isPlainObject } from '../bson-values.ts';
-import { encodingOf, rememberEncoding } from '../document-encoding.ts';
+import { bytesOnly, encodingOf, rememberEncoding } from '../document-encoding.ts';
 import { badValue, indexNotFound, locationError, type DuplicateKeyError } from '../errors.ts';
 import { validateGeoKeys } from '../geo/index.ts';
 import type { DocumentPredicate } from '../query/filter.ts';
@@ -89,7 +89,8 @@ export class Collection {
   }
 
   private read(id: number, fields: Fields = null): Document | undefined {
-    const bytes = this.docs.getBinary(id);
+    // A part of the document is copied out of LMDB's buffer, which the next read reuses; a whole one is kept.
+    const bytes = fields ? this.docs.getBinaryFast(id) : this.docs.getBinary(id);
     return bytes === undefined ? undefined : decodeRecord(id, bytes, fields);
   }
 
@@ -293,15 +294,28 @@ export class Collection {
   }
 }
 
-/** Top-level fields to read of each document, or null for whole documents. */
-export type Fields = ReadonlySet<string> | null;
+/**
+ * The top-level fields to read of each document, or null for whole documents; and those of the reply, when
+ * it is a plain inclusion of top-level fields: each document's reply is then cut from the stored bytes.
+ */
+export type Fields = { read: ReadonlySet<string>; reply: ReadonlySet<string> | null } | null;
+
+/** The reply of a document read with `Fields.reply`: its bytes, which are all a reply reads of it. */
+const replies = new WeakMap<Document, Document>();
+
+/** The reply cut for a document read with reply fields, if it was. */
+export const replyOf = (doc: Document): Document | undefined => replies.get(doc);
 
 /**
  * A stored document, remembering its bytes (replies and no-op checks reuse them) and its record; or, with
  * `fields`, a document of those fields only, remembering neither (it is not the stored document).
  */
 function decodeRecord(id: number, bytes: Buffer, fields: Fields = null): Document {
-  if (fields) return decodeDocument(fieldSubset(bytes, fields));
+  if (fields) {
+    const doc = decodeDocument(fieldSubset(bytes, fields.read));
+    if (fields.reply) replies.set(doc, bytesOnly(fieldSubset(bytes, fields.reply)));
+    return doc;
+  }
   const doc = decodeDocument(bytes);
   rememberEncoding(doc, bytes);
   recordIds.set(doc, id);

@@ -115,3 +115,19 @@ function addFilterFields(filter: unknown, fields: Set<string>): boolean {
   }
   return true;
 }
+
+/**
+ * The top-level fields a projection shows when it is a plain inclusion of top-level fields (`_id` shown
+ * unless excluded): its result is then those fields of the document, in the document's order. Null for
+ * any other projection.
+ */
+export function replyFields(projection: unknown): Set<string> | null {
+  if (!isPlainObject(projection)) return null;
+  const fields = new Set<string>(['_id']);
+  for (const [path, value] of Object.entries(projection)) {
+    if (path === '_id' && (value === 0 || value === false)) fields.delete('_id');
+    else if (path.includes('.') || path.startsWith('$') || !(value === 1 || value === true)) return null;
+    else fields.add(path);
+  }
+  return fields.size > (fields.has('_id') ? 1 : 0) ? fields : null;
+}
