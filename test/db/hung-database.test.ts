@@ -10,14 +10,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../../src/db/database.ts';
 import { createLogger } from '../../src/log.ts';
-import { freePort } from '../support/free-port.ts';
-import { startScript, waitFor, type RunningProcess } from '../support/process.ts';
+import { waitFor, type RunningProcess } from '../support/process.ts';
+import { asAdmin, startServerOnStandin } from '../support/server-on-standin.ts';
 
 const TIMEOUT_MS = 1000;
 /** The bound asserted: HSDS_DB_TIMEOUT_MS and a margin for a loaded machine (the promise is +1 s). */
 const ANSWERED_WITHIN_MS = TIMEOUT_MS + 1500;
-const admin = { login: 'admin', code: 'admin-code-0123456789' };
-const asAdmin = { 'x-appid': admin.login, 'x-appkey': admin.code };
 
 let dir: string;
 let database: RunningProcess | undefined;
@@ -27,35 +25,14 @@ let url: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'hsds-hung-'));
-  // The stand-in's own server process (what `npm run db` runs, without the process that watches over it):
-  // the process a SIGSTOP has to reach.
-  const dbPort = String(await freePort());
-  database = startScript('packages/mongo-standin/src/main.ts', {}, [
-    '--port',
-    dbPort,
-    '--dbpath',
+  ({ database, server, uri, url } = await startServerOnStandin(
     path.join(dir, 'db'),
-  ]);
-  uri = `mongodb://127.0.0.1:${dbPort}/?directConnection=true`;
-  const port = await freePort();
-  url = `http://127.0.0.1:${port}`;
-  server = startScript('src/main.ts', {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    MONGODB_URI: uri,
-    HSDS_DB_NAME: 'hung',
-    HSDS_DB_TIMEOUT_MS: String(TIMEOUT_MS),
-    HSDS_DATA_DIR: path.join(dir, 'server'),
-    // The sample directory, for records, lists and postcodes to find.
-    HSDS_SEED: 'true',
-    HSDS_ADMIN_LOGIN: admin.login,
-    HSDS_ADMIN_CODE: admin.code,
-  });
-  await waitFor(
-    async () => (await fetch(`${url}/readyz`)).status === 200,
-    45_000,
-    `the server to be ready\n${server.output()}\n${database.output()}`,
-  );
+    path.join(dir, 'server'),
+    {
+      HSDS_DB_NAME: 'hung',
+      HSDS_DB_TIMEOUT_MS: String(TIMEOUT_MS),
+    },
+  ));
 });
 
 afterAll(async () => {

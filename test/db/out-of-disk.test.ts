@@ -10,11 +10,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serviceNdjsonChunks } from '../../scripts/generator/ndjson-chunks.ts';
-import { freePort } from '../support/free-port.ts';
-import { startScript, waitFor, type RunningProcess } from '../support/process.ts';
-
-const admin = { login: 'admin', code: 'admin-code-0123456789' };
-const asAdmin = { 'x-appid': admin.login, 'x-appkey': admin.code };
+import { waitFor, type RunningProcess } from '../support/process.ts';
+import { asAdmin, startServerOnStandin } from '../support/server-on-standin.ts';
 
 let dir: string;
 let mount: string | undefined;
@@ -35,30 +32,9 @@ beforeAll(async () => {
     console.warn(`skipping the out-of-disk test: cannot mount a tmpfs here (${refused})`);
     return;
   }
-  const dbPort = String(await freePort());
-  database = startScript('packages/mongo-standin/src/main.ts', {}, [
-    '--port',
-    dbPort,
-    '--dbpath',
-    path.join(mount, 'db'),
-  ]);
-  const port = await freePort();
-  url = `http://127.0.0.1:${port}`;
-  server = startScript('src/main.ts', {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    MONGODB_URI: `mongodb://127.0.0.1:${dbPort}/?directConnection=true`,
+  ({ database, server, url } = await startServerOnStandin(path.join(mount, 'db'), path.join(dir, 'server'), {
     HSDS_DB_NAME: 'full',
-    HSDS_DATA_DIR: path.join(dir, 'server'),
-    HSDS_SEED: 'true',
-    HSDS_ADMIN_LOGIN: admin.login,
-    HSDS_ADMIN_CODE: admin.code,
-  });
-  await waitFor(
-    async () => (await fetch(`${url}/readyz`)).status === 200,
-    45_000,
-    `the server to be ready\n${server.output()}\n${database.output()}`,
-  );
+  }));
 });
 
 afterAll(async () => {
