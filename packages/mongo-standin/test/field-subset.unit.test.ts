@@ -15,7 +15,7 @@ import {
 } from 'bson';
 import { describe, expect, it } from 'vitest';
 import { decodeDocument, encodeDocument } from '../src/bson-values.ts';
-import { fieldSubset, fieldsNeeded, replyFields } from '../src/storage/field-subset.ts';
+import { countFields, fieldSubset, findFields, replyFields } from '../src/storage/field-subset.ts';
 
 /** A document with a field of every BSON type, each followed by a marker field. */
 const values: Record<string, unknown> = {
@@ -64,24 +64,41 @@ describe('fieldSubset', () => {
   });
 });
 
-describe('fieldsNeeded', () => {
-  it('names the heads of the paths an inclusion projection, the filter and the sort read, with _id', () => {
-    expect(fieldsNeeded({ 'a.b': 1, $or: [{ c: 2 }, { 'd.e': 3 }] }, { f: 1 }, { 'g.h': 1, i: 1 })).toEqual(
-      new Set(['_id', 'a', 'c', 'd', 'f', 'g', 'i']),
-    );
-    expect(fieldsNeeded(undefined, undefined, { _id: 0, a: 1 })).toEqual(new Set(['_id', 'a']));
+describe('findFields', () => {
+  it('reads the heads of the paths an inclusion projection, the filter and the sort read, with _id', () => {
+    expect(findFields({ 'a.b': 1, $or: [{ c: 2 }, { 'd.e': 3 }] }, { f: 1 }, { 'g.h': 1, i: 1 })).toEqual({
+      read: new Set(['_id', 'a', 'c', 'd', 'f', 'g', 'i']),
+      reply: null,
+    });
+  });
+
+  it('cuts a plain top-level inclusion from the stored bytes, reading only what filter and sort do', () => {
+    expect(findFields({ 'a.b': 1 }, { c: -1 }, { _id: 0, d: 1 })).toEqual({
+      read: new Set(['_id', 'a', 'c']),
+      reply: new Set(['d']),
+    });
   });
 
   it('asks for whole documents when a part may read any field', () => {
-    expect(fieldsNeeded({}, undefined, undefined)).toBeNull();
-    expect(fieldsNeeded({}, undefined, {})).toBeNull();
-    expect(fieldsNeeded({}, undefined, { a: 0 })).toBeNull();
-    expect(fieldsNeeded({}, undefined, { _id: 0 })).toBeNull();
-    expect(fieldsNeeded({}, undefined, { a: { $slice: 2 } })).toBeNull();
-    expect(fieldsNeeded({}, undefined, { a: '$b' })).toBeNull();
-    expect(fieldsNeeded({}, undefined, { a: { $add: ['$b', 1] } })).toBeNull();
-    expect(fieldsNeeded({ $expr: { $gt: ['$a', 1] } }, undefined, { a: 1 })).toBeNull();
-    expect(fieldsNeeded({ $where: 'true' }, undefined, { a: 1 })).toBeNull();
+    expect(findFields({}, undefined, undefined)).toBeNull();
+    expect(findFields({}, undefined, {})).toBeNull();
+    expect(findFields({}, undefined, { a: 0 })).toBeNull();
+    expect(findFields({}, undefined, { _id: 0 })).toBeNull();
+    expect(findFields({}, undefined, { a: { $slice: 2 } })).toBeNull();
+    expect(findFields({}, undefined, { a: '$b' })).toBeNull();
+    expect(findFields({}, undefined, { a: { $add: ['$b', 1] } })).toBeNull();
+    expect(findFields({ $expr: { $gt: ['$a', 1] } }, undefined, { a: 1 })).toBeNull();
+    expect(findFields({ $where: 'true' }, undefined, { a: 1 })).toBeNull();
+  });
+});
+
+describe('countFields', () => {
+  it('reads what the filter reads, or whole documents when it may read any field', () => {
+    expect(countFields({ 'a.b': 1, $and: [{ c: 1 }] })).toEqual({
+      read: new Set(['_id', 'a', 'c']),
+      reply: null,
+    });
+    expect(countFields({ $where: 'true' })).toBeNull();
   });
 });
 

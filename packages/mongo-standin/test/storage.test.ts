@@ -10,7 +10,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MongoServerError } from 'mongodb';
+import { BSON, MongoServerError } from 'mongodb';
+import { open } from 'lmdb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startStandin } from '../src/index.ts';
 import { makeDataDir, startHarness } from './support/harness.ts';
@@ -102,5 +103,24 @@ describe('a data directory', () => {
     await expect(startStandin({ port: 0, dataDir })).rejects.toThrow(
       /earlier format \(hsds\.journal\).*move the directory away.*import your data again/,
     );
+  });
+
+  it('written by a later format of the storage is refused, and left as it was', async () => {
+    const dataDir = await makeDataDir();
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    const server = await startStandin({ port: 0, dataDir });
+    await server.close();
+    const later = BSON.serialize({ format: 99, nextTable: 1 });
+    const env = open({ path: dataDir, maxDbs: 16 });
+    env.openDB({ name: 'catalog', encoding: 'binary' }).putSync('\u0000meta', Buffer.from(later));
+    await env.close();
+    await expect(startStandin({ port: 0, dataDir })).rejects.toThrow(
+      /a format this version of the stand-in does not read/,
+    );
+    const again = open({ path: dataDir, maxDbs: 16 });
+    expect(again.openDB({ name: 'catalog', encoding: 'binary' }).getBinary('\u0000meta')).toEqual(
+      Buffer.from(later),
+    );
+    await again.close();
   });
 });

@@ -1,7 +1,7 @@
 import type { Document } from 'bson';
 import { Aggregator } from 'mingo/aggregator';
 import { cloneDocument, isPlainObject } from '../bson-values.ts';
-import { fieldsNeeded } from '../storage/field-subset.ts';
+import { countFields } from '../storage/field-subset.ts';
 import type { Collection } from '../engine/collection.ts';
 import type { Database } from '../engine/database.ts';
 import { failedToParse, locationError, toCommandError, typeMismatch } from '../errors.ts';
@@ -55,8 +55,7 @@ function pipelineInput(
     const matches = database.compileFilter(first.$match);
     const rest = pipeline.slice(1);
     // A count (countDocuments: `$match`, then `$group` summing constants) reads only what the filter does.
-    const read = countsOnly(rest) ? fieldsNeeded(first.$match, undefined, { _id: 1 }) : null;
-    const { docs } = collection.candidates(first.$match, read && { read, reply: null });
+    const { docs } = collection.candidates(first.$match, countsOnly(rest) ? countFields(first.$match) : null);
     return { docs: selected(docs, matches, readsOnly(rest)), rest };
   }
   return { docs: selected(collection.all(), () => true, readsOnly(pipeline)), rest: pipeline };

@@ -1,7 +1,7 @@
 import { isPlainObject } from '../bson-values.ts';
 import { assertNoNearOperator } from '../geo/index.ts';
 import { selectedDocuments } from '../query/select.ts';
-import { fieldsNeeded } from '../storage/field-subset.ts';
+import { countFields } from '../storage/field-subset.ts';
 import { integerOption, targetCollection, type DatabaseCommand } from './command.ts';
 
 export const count: DatabaseCommand = {
@@ -29,11 +29,6 @@ export const count: DatabaseCommand = {
     return { n, ok: 1 };
   },
 };
-
-function countFields(query: unknown) {
-  const read = fieldsNeeded(query, undefined, { _id: 1 });
-  return read && { read, reply: null };
-}
 
 const isEmptyFilter = (query: unknown) =>
   query === undefined || query === null || (isPlainObject(query) && Object.keys(query).length === 0);

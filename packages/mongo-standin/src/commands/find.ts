@@ -1,6 +1,6 @@
 import { compileProjection } from '../query/projection.ts';
 import { selectedDocuments } from '../query/select.ts';
-import { fieldsNeeded, replyFields } from '../storage/field-subset.ts';
+import { findFields } from '../storage/field-subset.ts';
 import { replyOf } from '../engine/collection.ts';
 import { integerOption, targetCollection, type DatabaseCommand } from './command.ts';
 
@@ -10,16 +10,13 @@ export const find: DatabaseCommand = {
   run({ body }, database, { cursors }) {
     const name = targetCollection(body);
     const rawLimit = integerOption(body, 'limit') ?? 0;
-    const reply = replyFields(body.projection);
-    // With the reply cut from the stored bytes, documents are decoded only as far as filter and sort read.
-    const read = fieldsNeeded(body.filter, body.sort, reply ? { _id: 1 } : body.projection);
     const project = compileProjection(body.projection, database.mingoOptions);
     const docs = selectedDocuments(database, database.collection(name), {
       filter: body.filter,
       sort: body.sort,
       skip: integerOption(body, 'skip'),
       limit: Math.abs(rawLimit),
-      fields: read && { read, reply },
+      fields: findFields(body.filter, body.sort, body.projection),
     });
     return cursors.open(`${database.name}.${name}`, docs, {
       batchSize: integerOption(body, 'batchSize'),

@@ -11,7 +11,7 @@ import {
   type IndexEntry,
   type Storage,
 } from '../storage/storage.ts';
-import { fieldSubset } from '../storage/field-subset.ts';
+import { fieldSubset, type Fields } from '../storage/field-subset.ts';
 import { CollectionIndex } from './collection-index.ts';
 import { isIndexableScalar } from './index-key.ts';
 import { ID_INDEX_SPEC, type IndexSpec } from './index-spec.ts';
@@ -293,12 +293,6 @@ export class Collection {
     return [...this.indexes.values()].find((candidate) => candidate.servesSort(keys[0]!));
   }
 }
-
-/**
- * The top-level fields to read of each document, or null for whole documents; and those of the reply, when
- * it is a plain inclusion of top-level fields: each document's reply is then cut from the stored bytes.
- */
-export type Fields = { read: ReadonlySet<string>; reply: ReadonlySet<string> | null } | null;
 
 /** The reply of a document read with `Fields.reply`: its bytes, which are all a reply reads of it. */
 const replies = new WeakMap<Document, Document>();

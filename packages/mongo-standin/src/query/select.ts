@@ -1,5 +1,6 @@
 import type { Document } from 'bson';
-import type { CandidatePlan, Collection, Fields } from '../engine/collection.ts';
+import type { CandidatePlan, Collection } from '../engine/collection.ts';
+import type { Fields } from '../storage/field-subset.ts';
 import type { Database } from '../engine/database.ts';
 import { badValue } from '../errors.ts';
 import { assertNearIndex, orderByNearness, planNearQuery } from '../geo/index.ts';

@@ -73,26 +73,53 @@ function valueLength(bytes: Buffer, type: number, at: number): number {
 }
 
 /**
- * The top-level fields a find needs from each document: those its filter, sort and projection name;
- * null when it needs the whole document (no projection, an exclusion, an expression that may read any
- * field, or a filter operator that may: `$where`, `$expr`, `$text`, ...).
+ * What to read of each stored document: its top-level fields in `read`, and in `reply`, when the reply is a
+ * plain inclusion of top-level fields, those cut for it from the stored bytes. Null: whole documents.
  */
-export function fieldsNeeded(filter: unknown, sort: unknown, projection: unknown): Set<string> | null {
-  if (!isPlainObject(projection) || Object.keys(projection).length === 0) return null;
+export type Fields = { read: ReadonlySet<string>; reply: ReadonlySet<string> | null } | null;
+
+/**
+ * What a find reads of each document: what its filter and sort read, and its projection shows (cut from
+ * the stored bytes when it can be); null when it needs whole documents (no projection, an exclusion, an
+ * expression that may read any field, or a filter operator that may: `$where`, `$expr`, `$text`, ...).
+ */
+export function findFields(filter: unknown, sort: unknown, projection: unknown): Fields {
+  const reply = replyFields(projection);
+  // With the reply cut from the stored bytes, documents are decoded only as far as filter and sort read.
+  if (reply) return readOnly(filterFields(filter, sort), reply);
+  const shown = shownFields(projection);
+  const read = shown && filterFields(filter, sort);
+  if (!read) return null;
+  for (const field of shown!) read.add(field);
+  return { read, reply: null };
+}
+
+/** What a count reads of each document: what its filter reads. */
+export const countFields = (filter: unknown): Fields => readOnly(filterFields(filter, undefined), null);
+
+const readOnly = (read: Set<string> | null, reply: ReadonlySet<string> | null): Fields =>
+  read && { read, reply };
+
+/** The top-level fields (with `_id`) a filter and a sort read; null when the filter may read any. */
+export function filterFields(filter: unknown, sort: unknown): Set<string> | null {
   const fields = new Set<string>(['_id']);
-  let includes = false;
+  if (!addFilterFields(filter, fields)) return null;
+  if (isPlainObject(sort)) for (const path of Object.keys(sort)) fields.add(head(path));
+  return fields;
+}
+
+/** The top-level fields an inclusion projection shows; null for any other projection, or none. */
+function shownFields(projection: unknown): Set<string> | null {
+  if (!isPlainObject(projection)) return null;
+  const fields = new Set<string>();
   for (const [path, value] of Object.entries(projection)) {
     if (path === '_id' && (value === 0 || value === false)) continue;
     // Anything but a plain inclusion (an exclusion, `$slice`, an expression) may show any field.
     if (!(value === 1 || value === true || (typeof value === 'number' && value !== 0))) return null;
-    includes = true;
     fields.add(head(path));
   }
   // `{_id: 0}` alone excludes: every other field shows.
-  if (!includes) return null;
-  if (!addFilterFields(filter, fields)) return null;
-  if (isPlainObject(sort)) for (const path of Object.keys(sort)) fields.add(head(path));
-  return fields;
+  return fields.size > 0 ? fields : null;
 }
 
 const head = (path: string) => path.split('.', 1)[0]!;

@@ -470,6 +470,15 @@ describe('counting and distinct', () => {
     expect(await fresh('nonexistent').estimatedDocumentCount()).toBe(0);
   });
 
+  it('count of everything honours skip and limit; with a query it counts the matches', async () => {
+    const count = async (extra: Document) => (await tdb.db.command({ count: c.collectionName, ...extra })).n;
+    expect(await count({ skip: 2, limit: 2 })).toBe(2);
+    expect(await count({ skip: 4, limit: 5 })).toBe(1);
+    expect(await count({ skip: 10 })).toBe(0);
+    expect(await count({ limit: 3 })).toBe(3);
+    expect(await count({ query: { status: 'active' }, skip: 1 })).toBe(2);
+  });
+
   it('distinct flattens array values and skips missing fields', async () => {
     expect(sortedStrings(await c.distinct('tags'))).toEqual(['food', 'free', 'health', 'legal']);
     expect(sortedStrings(await c.distinct('city'))).toEqual(['Chicago', 'Evanston', 'Skokie']);
