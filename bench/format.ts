@@ -4,6 +4,8 @@ export const MiB = 1024 * 1024;
 
 export const integer = (value: number) => Math.round(value).toLocaleString('en-US');
 export const mib = (bytes: number) => `${integer(bytes / MiB)} MiB`;
+/** MiB to a tenth, for sizes of a few MiB. */
+export const mibTenths = (bytes: number) => `${(bytes / MiB).toFixed(1)} MiB`;
 export const meets = (met: boolean) => (met ? 'met' : 'NOT met');
 
 export function positiveInteger(value: string, name: string): number {

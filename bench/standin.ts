@@ -11,6 +11,8 @@ const BENCH_DB_NAME = 'bench';
 
 export interface StandinProcess {
   uri: string;
+  /** The directory it stores its data in (one LMDB file, `data.mdb`, and its lock file). */
+  dataDir: string;
   /** The stand-in process's CPU time so far. */
   cpuUsage(): Promise<NodeJS.CpuUsage>;
   /** Closes the stand-in, removes its data unless kept, and gives the stand-in process's memory peaks. */
@@ -29,6 +31,7 @@ export async function startStandinProcess(keptDataDir?: string): Promise<Standin
     const child = await forkChild(new URL('./standin-process.ts', import.meta.url), [dataDir]);
     return {
       uri: child.address,
+      dataDir,
       cpuUsage: () => child.cpuUsage(),
       async stop() {
         try {
