@@ -17,6 +17,7 @@ export const INTERNAL_FIELDS = [
   '_json',
   '_item',
   '_etag',
+  '_head',
 ];
 
 /** The projection that gives a stored document as served: everything but the internal fields. */

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
-import { mapped } from '../async-iterables.ts';
-import type { Document, FindCursor, AggregationCursor } from 'mongodb';
+import { chunked, mapped } from '../async-iterables.ts';
+import type { Db, Document, FindCursor, AggregationCursor } from 'mongodb';
 import { SerializedJson, sendJsonArray, sendNdjson } from '../http/ndjson.ts';
 import { entityTag } from '../http/entity-tag.ts';
 import { pageHeader, type PageHeader } from '../http/paging.ts';
@@ -11,6 +11,7 @@ import { withinCircle } from './postcode-query.ts';
 import { fullProjection } from '../db/served-fields.ts';
 import { servedBytes, storedBytes, storesWholeRecord } from '../db/served-bytes.ts';
 import { isJsonObject } from '../json.ts';
+import { OWN_FORM, splicedRecords } from '../db/spliced-service.ts';
 
 const COMMA = Buffer.from(',');
 const PAGE_END = Buffer.from(']}');
@@ -81,14 +82,17 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
       ctx.body = { ...pageHeader(total, page, perPage, contents.length), contents };
       return;
     }
-    // The form stored with each record: `_json` whole, `_item` as a list item.
+    // The form stored with each record: `_json` whole (a service at location's with its service spliced
+    // in), `_item` as a list item.
     const field = parameters.full === true ? '_json' : '_item';
-    const served = { _id: 0, [field]: 1 };
+    const splicing = field === '_json' && endpoint.entity === 'service_at_location';
+    const served = splicing ? { _id: 0, ...OWN_FORM } : { _id: 0, [field]: 1 };
+    const forms = (cursor: AsyncIterable<Document>) =>
+      splicing ? splicedForms(context.db, cursor) : storedForms(field, cursor);
     if (parameters.format === 'ndjson') {
       return await sendNdjson(
         ctx,
-        storedForms(
-          field,
+        forms(
           open(context, endpoint, query, served, {
             batchSize: field === '_json' ? STREAM_BATCH.full : STREAM_BATCH.item,
           }),
@@ -97,12 +101,7 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
     }
     const [total, items] = await Promise.all([
       count(),
-      collect(
-        storedForms(
-          field,
-          open(context, endpoint, query, served, { skip: (page - 1) * perPage, limit: perPage }),
-        ),
-      ),
+      collect(forms(open(context, endpoint, query, served, { skip: (page - 1) * perPage, limit: perPage }))),
     ]);
     sendPage(ctx, pageHeader(total, page, perPage, items.length), items);
   };
@@ -114,6 +113,13 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
  */
 const storedForms = (field: '_json' | '_item', cursor: AsyncIterable<Document>) =>
   mapped(cursor, (document) => new SerializedJson(storedBytes(document[field])));
+
+/** Services at location whole: a batch at a time, each batch's services read with one query and spliced in. */
+async function* splicedForms(db: Db, cursor: AsyncIterable<Document>): AsyncGenerator<SerializedJson> {
+  for await (const pairings of chunked(cursor, STREAM_BATCH.full)) {
+    for (const record of await splicedRecords(db, pairings)) yield new SerializedJson(record);
+  }
+}
 
 async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const all: T[] = [];

@@ -1,6 +1,6 @@
 import type { Db, Document } from 'mongodb';
 import { documentCollection } from '../db/collections.ts';
-import { fullProjectionWithChangeTimes, takeChangeTimes } from '../db/served-fields.ts';
+import { storedBytes } from '../db/served-bytes.ts';
 import { latestTime } from './latest-time.ts';
 
 /**
@@ -26,21 +26,28 @@ export async function attachServices(
     .sort({ id: 1 })
     .toArray();
   const byOrganization = new Map<string, Document[]>();
-  for (const service of services) {
-    const organizationId = full ? (service.organization_id as string) : (service.organization?.id as string);
-    if (!full) delete service.organization;
-    const time = latestTime(changed.get(organizationId), takeChangeTimes(service).changed);
+  for (const stored of services) {
+    const organizationId = stored.organization.id as string;
+    const time = latestTime(changed.get(organizationId), stored._changed);
     if (time) changed.set(organizationId, time);
     if (!byOrganization.has(organizationId)) byOrganization.set(organizationId, []);
-    byOrganization.get(organizationId)!.push(service);
+    byOrganization.get(organizationId)!.push(full ? withoutOrganization(stored) : { id: stored.id });
   }
   for (const organization of organizations) organization.services = byOrganization.get(organization.id) ?? [];
   return changed;
 }
 
-/** The services of organizations, whole (less their copy of the organization) or by id, with their change times. */
-const FULL_SERVICES = { ...fullProjectionWithChangeTimes, organization: 0 };
-const SERVICE_IDS = { _id: 0, id: 1, organization: { id: 1 }, _changed: 1 };
+/** A service as served (its stored served form), less its copy of the organization. */
+function withoutOrganization(stored: Document): Document {
+  const { organization: _organization, ...service } = JSON.parse(
+    storedBytes(stored._json).toString('utf8'),
+  ) as Document;
+  return service;
+}
+
+/** The services of organizations, whole or by id, with their organization's id and their change times. */
+const FULL_SERVICES = { _id: 0, organization: 1, _json: 1, _changed: 1 };
+const SERVICE_IDS = { _id: 0, id: 1, organization: 1, _changed: 1 };
 
 /** The same for a stream of organizations, a batch at a time. */
 export async function* withServices(db: Db, organizations: AsyncIterable<Document>, full: boolean) {

@@ -6,6 +6,9 @@ import { attachServices } from './organization-services.ts';
 import { fullProjectionWithChangeTimes, takeChangeTimes } from '../db/served-fields.ts';
 import { storedBytes, storesWholeRecord } from '../db/served-bytes.ts';
 import { BatchedLookup } from '../db/batched-lookup.ts';
+import { documentCollection } from '../db/collections.ts';
+import { OWN_FORM, SERVICE_HEAD, servedRecord, serviceIdOf } from '../db/spliced-service.ts';
+import { entityTag } from '../http/entity-tag.ts';
 import { latestTime } from './latest-time.ts';
 
 /**
@@ -14,18 +17,25 @@ import { latestTime } from './latest-time.ts';
  * services with `full_service=true`).
  */
 export function recordHandler(endpoint: Endpoint, { db }: QueryContext) {
-  const servedForms = new BatchedLookup(db, endpoint.collection, SERVED_FORM);
+  const splicing = endpoint.entity === 'service_at_location';
+  const servedForms = new BatchedLookup(db, endpoint.collection, splicing ? PAIRING_FORM : SERVED_FORM);
+  const serviceHeads = new BatchedLookup(db, documentCollection.service, SERVICE_HEAD);
   return async (ctx: Context) => {
     const id = (ctx.params as { id: string }).id;
     const missing = () => notFound(`No ${endpoint.entity.replace(/_/g, ' ')} with id '${id}'.`);
     if (storesWholeRecord(endpoint.entity)) {
-      // The record as serialized at import: one indexed read, no decoding of the nested document.
+      // The record as serialized at import: one indexed read, no decoding of the nested document (a
+      // service at location's with its service's, spliced in).
       const stored = await servedForms.find(id);
       if (!stored) throw missing();
       setLastModified(ctx, latestTime(stored._modified) ?? latestTime(stored._changed));
-      ctx.state.entityTag = stored._etag;
+      const [serviceId] = serviceIdOf(stored);
+      const body = splicing
+        ? servedRecord(stored, serviceId === undefined ? null : await serviceHeads.find(serviceId))
+        : storedBytes(stored._json);
+      ctx.state.entityTag = splicing ? entityTag(body) : stored._etag;
       ctx.type = 'application/json';
-      ctx.body = storedBytes(stored._json);
+      ctx.body = body;
       return;
     }
     // Checked before any read: a bad value is a 400 whether or not the record exists.
@@ -46,6 +56,8 @@ export function recordHandler(endpoint: Endpoint, { db }: QueryContext) {
  * `_changed` when the document last changed (for records without a last_modified).
  */
 const SERVED_FORM = { _id: 0, id: 1, _json: 1, _etag: 1, _modified: 1, _changed: 1 };
+/** A service at location's: its own part and its service's id (its ETag is taken from the spliced bytes). */
+const PAIRING_FORM = { _id: 0, id: 1, ...OWN_FORM, _modified: 1, _changed: 1 };
 
 /**
  * Last-Modified: the record's last_modified when it has one, else when its document (or, for an

@@ -6,7 +6,11 @@ import { leavingOutUnindexableGeo } from './unindexable-geo.ts';
 import { composeRoots } from './compose.ts';
 import { RowSource, type BatchRows } from './row-source.ts';
 import { deriveFields } from './derived-fields.ts';
-import { composeServiceAtLocations } from './service-at-location-documents.ts';
+import {
+  composeServiceAtLocations,
+  type ComposedPairing,
+  type FreshService,
+} from './service-at-location-documents.ts';
 import { relations, rootEntities, type RootEntity } from '../hsds/entities.ts';
 import { servedBytes, storesWholeRecord } from '../db/served-bytes.ts';
 import { listItemOf } from '../db/served-shapes.ts';
@@ -42,6 +46,11 @@ export interface MaterializeOptions {
   refresh?: boolean;
   /** Called before each write; throws to stop (an import that may have lost its lease). */
   beforeWrite?: () => Promise<void>;
+  /**
+   * Rebuild the roots `changes` names and no document they reach: a rebuild of every document reaches
+   * each in its turn.
+   */
+  rootsOnly?: boolean;
 }
 
 /**
@@ -53,29 +62,33 @@ export interface MaterializeOptions {
 export async function materialize(
   db: Db,
   changes: RowChanges,
-  { now, batch, refresh = false, beforeWrite }: MaterializeOptions,
+  { now, batch, refresh = false, beforeWrite, rootsOnly = false }: MaterializeOptions,
 ): Promise<MaterializeResult> {
   const result: MaterializeResult = { written: new Map(), warnings: [] };
   const touched = [...changes.touchedIds];
   const source = await RowSource.open(db, batch);
   // Services written here, as served: their services at location are taken from them without a read (up
   // to MAX_FRESH_SERVICES of them; the others are read back).
-  const services = new Map<string, Json>();
+  const services = new Map<string, FreshService>();
+  // Services whose served record changed: each of their services at location shows it.
+  const changedServices: string[] = [];
   for (const root of rootEntities) {
     const collection = db.collection(documentCollection[root]);
     const ids = new Set(changes.changedRoots.get(root) ?? []);
+    const reached = (filter: Document) => collection.find(filter, { projection: { _id: 0, id: 1 } });
     if (touched.length > 0) {
-      for await (const { id } of collection.find(
-        { _deps: { $in: touched } },
-        { projection: { _id: 0, id: 1 } },
-      )) {
-        ids.add(id as string);
+      for await (const { id } of reached({ _deps: { $in: touched } })) ids.add(id as string);
+    }
+    if (root === 'service_at_location' && !rootsOnly) {
+      for (let start = 0; start < changedServices.length; start += CHUNK) {
+        const serviceIds = changedServices.slice(start, start + CHUNK);
+        for await (const { id } of reached({ 'service.id': { $in: serviceIds } })) ids.add(id as string);
       }
     }
     const all = [...ids];
     for (let start = 0; start < all.length; start += CHUNK) {
       const chunk = all.slice(start, start + CHUNK);
-      const written = await rebuild(
+      const { written, changed } = await rebuild(
         db,
         root,
         chunk,
@@ -83,16 +96,23 @@ export async function materialize(
         result.warnings,
       );
       result.written.set(root, (result.written.get(root) ?? 0) + written);
+      if (root === 'service') changedServices.push(...changed);
     }
   }
   return result;
 }
 
 /** What rebuilding a chunk of roots reads from and reports to. */
-interface Rebuild extends Omit<MaterializeOptions, 'batch'> {
+interface Rebuild extends Omit<MaterializeOptions, 'batch' | 'rootsOnly'> {
   source: RowSource;
-  services: Map<string, Json>;
+  services: Map<string, FreshService>;
   changes: RowChanges;
+}
+
+/** Documents written (or removed), and the ids of those whose served record changed. */
+interface RebuildResult {
+  written: number;
+  changed: string[];
 }
 
 async function rebuild(
@@ -101,12 +121,12 @@ async function rebuild(
   ids: string[],
   { source, services, changes, now, refresh, beforeWrite }: Rebuild,
   warnings: string[],
-): Promise<number> {
+): Promise<RebuildResult> {
   const collection = db.collection(documentCollection[root]);
-  const composed =
+  const composed: Map<string, ComposedPairing> =
     root === 'service_at_location'
       ? await composeServiceAtLocations(db, source, ids, services)
-      : await composeRoots(source, root, ids);
+      : new Map([...(await composeRoots(source, root, ids))].map(([id, document]) => [id, { document }]));
   const stored = new Map<string, Json>();
   for await (const document of collection.find(
     { id: { $in: ids } },
@@ -116,15 +136,19 @@ async function rebuild(
   }
 
   const operations: AnyBulkWriteOperation[] = [];
+  const changed: string[] = [];
   for (const id of ids) {
-    const document = composed.get(id);
-    if (!document) {
+    const found = composed.get(id);
+    if (!found) {
       operations.push({ deleteOne: { filter: { id } } });
+      changed.push(id);
       continue;
     }
+    const { document, serviceAlone } = found;
     const { last_modified: lastModified, ...content } = document;
-    const contentJson = JSON.stringify(content);
-    const hash = documentHash(contentJson);
+    // A pairing's own part; its service, stored apart, counts in its hash: a change there changes it too.
+    const contentJson = JSON.stringify(root === 'service_at_location' ? withoutService(content) : content);
+    const hash = documentHash(serviceAlone === undefined ? contentJson : contentJson + serviceAlone);
     const before = stored.get(id);
     // The publisher's last_modified, when the imported data gives one for the service: kept as given, even
     // when it is all that changed. A refresh that finds the document gone makes it as its first import did.
@@ -133,51 +157,112 @@ async function rebuild(
       typeof lastModified === 'string' &&
       (changes.givenLastModified.has(id) || (refresh && !before));
     const unchanged = before?._hash === hash && !(given && before.last_modified !== lastModified);
+    if (!unchanged) changed.push(id);
     if (unchanged && !refresh) continue;
     // Otherwise a service's last_modified is the time its document changed.
     if (root === 'service')
       document.last_modified = unchanged ? before.last_modified : given ? lastModified : now();
-    const { fields, warnings: found } = deriveFields(root, document);
-    warnings.push(...found);
-    const full: Document = {
-      ...document,
-      ...fields,
-      _deps: embeddedIds(document),
+    const derived = deriveFields(root, document);
+    warnings.push(...derived.warnings);
+    const bookkeeping = {
+      ...derived.fields,
       _hash: hash,
-      // When what is served last changed (Last-Modified of records without a last_modified of their own).
+      // When what is served last changed (Last-Modified of records without a last_modified).
       _changed: unchanged ? before._changed : new Date(now()),
-      // Without a last_modified, the document's JSON is the content's, already serialized.
-      ...servedForm(root, document, 'last_modified' in document ? undefined : contentJson),
     };
-    if (root === 'service' && services.size < MAX_FRESH_SERVICES) services.set(id, document);
-    operations.push(before ? replacing('id', full) : { insertOne: { document: full } });
+    const full = storedDocument(root, document, bookkeeping, contentJson);
+    if (root === 'service' && services.size < MAX_FRESH_SERVICES)
+      services.set(id, { document, alone: full.alone! });
+    operations.push(before ? replacing('id', full.stored) : { insertOne: { document: full.stored } });
   }
-  if (operations.length === 0) return 0;
-  await beforeWrite?.();
-  await bulkWriteWithRemedies(
-    collection,
-    operations,
-    replaceDuplicate('id'),
-    leavingOutUnindexableGeo(warnings),
-    leavingOutOversized(root, warnings),
-  );
-  return operations.length;
+  if (operations.length > 0) {
+    await beforeWrite?.();
+    await bulkWriteWithRemedies(
+      collection,
+      operations,
+      replaceDuplicate('id'),
+      leavingOutUnindexableGeo(warnings),
+      leavingOutOversized(root, warnings),
+    );
+  }
+  return { written: operations.length, changed };
 }
 
 /**
- * The record exactly as `GET /{resource}/{id}` serves it, and as a list item, serialized once here rather
- * than on every read, with the record's strong ETag. Organizations have no stored whole form: their
- * `services` are joined when they are read.
+ * What a document stores. Services and services at location, the many and large ones, store their served
+ * forms and the fields their queries read, not the record's fields beside them: `_json` (the record as
+ * served, with its strong ETag `_etag`) and `_item` (its list shape), serialized once here rather than on
+ * every read. A service's `_json` puts its services at location last, `_head` bytes before them, and a
+ * service at location's leaves its service out (spliced in when read: src/db/spliced-service.ts). The other
+ * roots, few and small, keep the record's fields too, which their queries and joins read; organizations
+ * have no whole served form: their `services` are joined when they are read.
  */
-function servedForm(
+function storedDocument(
   root: RootEntity,
   document: Json,
-  documentJson?: string,
-): { _json?: Buffer; _etag?: string; _item: Buffer } {
+  bookkeeping: Document,
+  contentJson: string,
+): { stored: Document; alone?: string } {
   const _item = servedBytes(JSON.stringify(listItemOf(root, document)));
-  if (!storesWholeRecord(root)) return { _item };
-  const json = servedBytes(documentJson ?? JSON.stringify(document));
-  return { _json: json, _etag: entityTag(json), _item };
+  if (root === 'service') {
+    const { service_at_locations: pairings, ...alone } = document;
+    const aloneJson = JSON.stringify(alone);
+    const json =
+      pairings === undefined
+        ? aloneJson
+        : `${aloneJson.slice(0, -1)}${aloneJson.length > 2 ? ',' : ''}"service_at_locations":${JSON.stringify(pairings)}}`;
+    const _json = servedBytes(json);
+    const organizationId = (document.organization as Json | undefined)?.id;
+    return {
+      stored: {
+        id: document.id,
+        ...(document.last_modified === undefined ? {} : { last_modified: document.last_modified }),
+        ...(organizationId === undefined ? {} : { organization: { id: organizationId } }),
+        ...bookkeeping,
+        _deps: embeddedIds(document),
+        _json,
+        _head: Buffer.byteLength(aloneJson) - 1,
+        _etag: entityTag(_json),
+        _item,
+      },
+      alone: aloneJson,
+    };
+  }
+  if (root === 'service_at_location') {
+    const service = document.service as Json | undefined;
+    const organizationId = (service?.organization as Json | undefined)?.id;
+    const own = withoutService(document);
+    return {
+      stored: {
+        id: document.id,
+        ...(service === undefined
+          ? {}
+          : {
+              service: {
+                id: service.id,
+                ...(organizationId === undefined ? {} : { organization: { id: organizationId } }),
+              },
+            }),
+        ...bookkeeping,
+        _deps: embeddedIds(own),
+        _json: servedBytes(contentJson),
+        _item,
+      },
+    };
+  }
+  const whole = storesWholeRecord(root)
+    ? (() => {
+        // Without a last_modified, the document's JSON is the content's, already serialized.
+        const _json = servedBytes('last_modified' in document ? JSON.stringify(document) : contentJson);
+        return { _json, _etag: entityTag(_json) };
+      })()
+    : {};
+  return { stored: { ...document, ...bookkeeping, _deps: embeddedIds(document), ...whole, _item } };
+}
+
+function withoutService(pairing: Json): Json {
+  const { service: _service, ...own } = pairing;
+  return own;
 }
 
 /** Fields by which a row refers to one other entity (`organization_id`, `location_id`, …). */

@@ -49,7 +49,12 @@ export async function rebuildAllDocuments(db: Db, options: RebuildOptions = {}):
         for await (const ids of chunks) {
           addRebuilt(
             report,
-            await materialize(db, rootsChanged(root, ids), { now, refresh: true, beforeWrite }),
+            await materialize(db, rootsChanged(root, ids), {
+              now,
+              refresh: true,
+              beforeWrite,
+              rootsOnly: true,
+            }),
           );
           rebuilt += ids.length;
           options.onProgress?.(rebuilt);

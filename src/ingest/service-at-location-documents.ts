@@ -1,27 +1,40 @@
 import type { Db } from 'mongodb';
 import { documentCollection } from '../db/collections.ts';
-import { fullProjection } from '../db/served-fields.ts';
+import { SERVICE_HEAD } from '../db/spliced-service.ts';
+import { storedBytes } from '../db/served-bytes.ts';
 import { composeRoots } from './compose.ts';
 import { relations } from '../hsds/entities.ts';
 import type { RowSource } from './row-source.ts';
 import type { Json } from '../json.ts';
 
+/** A service as a rebuild wrote it: the record as composed, and its JSON without its services at location. */
+export interface FreshService {
+  document: Json;
+  alone: string;
+}
+
+/** A service at location's record, and its service's JSON as it is spliced in when read (if it has one). */
+export interface ComposedPairing {
+  document: Json;
+  serviceAlone?: string;
+}
+
 /**
  * Services at location, taken from their service documents: a service document already nests each of its
- * services at location fully (location, contacts, phones, schedules), so the pairing's own document is
- * that entry plus the service without its list of locations. Services this rebuild has just written are
- * given in `fresh`; the others are read. A pairing whose service does not list it (an orphan: its service
- * not loaded yet, say) is composed from rows instead; one with no service has none. Both ways give the same document, key order included, so its hash does not depend on
- * the way taken.
+ * services at location fully (location, contacts, phones, schedules), so the pairing's record is that entry
+ * plus the service without its list of locations. Services this rebuild has just written are given in
+ * `fresh`; the others are read (their stored served form). A pairing whose service does not list it (an
+ * orphan: its service not loaded yet, say) is composed from rows instead; one with no service has none.
+ * Both ways give the same record, key order included, so its hash does not depend on the way taken.
  */
 export async function composeServiceAtLocations(
   db: Db,
   source: RowSource,
   ids: string[],
-  fresh: ReadonlyMap<string, Json>,
-): Promise<Map<string, Json>> {
+  fresh: ReadonlyMap<string, FreshService>,
+): Promise<Map<string, ComposedPairing>> {
   const rows = await source.byIds('service_at_location', ids);
-  const services = new Map<string, Json>();
+  const services = new Map<string, FreshService>();
   const unread = new Set<string>();
   for (const { service_id: serviceId } of rows) {
     if (typeof serviceId !== 'string') continue;
@@ -30,18 +43,24 @@ export async function composeServiceAtLocations(
     else unread.add(serviceId);
   }
   if (unread.size > 0) {
-    for await (const service of db
+    for await (const stored of db
       .collection(documentCollection.service)
-      .find({ id: { $in: [...unread] } }, { projection: fullProjection })) {
-      services.set(service.id as string, service);
+      .find({ id: { $in: [...unread] } }, { projection: SERVICE_HEAD })) {
+      const json = storedBytes(stored._json);
+      services.set(stored.id as string, {
+        document: JSON.parse(json.toString('utf8')) as Json,
+        alone: `${json.toString('utf8', 0, stored._head as number)}}`,
+      });
     }
   }
 
-  const documents = new Map<string, Json>();
+  const documents = new Map<string, ComposedPairing>();
   for (const row of rows) {
     const service = typeof row.service_id === 'string' ? services.get(row.service_id) : undefined;
-    const entry = (service?.service_at_locations as Json[] | undefined)?.find((item) => item.id === row._id);
-    if (service && entry) documents.set(row._id, withService(entry, service));
+    const pairings = service?.document.service_at_locations as Json[] | undefined;
+    const entry = pairings?.find((item) => item.id === row._id);
+    if (service && entry)
+      documents.set(row._id, { document: withService(entry, service.document), serviceAlone: service.alone });
   }
   // A pairing with no service at all (its service's list, given in full, left it out) has no document:
   // it would say that nothing is offered there. Its row is kept, for a service that lists it again.
@@ -49,7 +68,8 @@ export async function composeServiceAtLocations(
   const orphans = ids.filter((id) => !documents.has(id) && !serviceless.has(id));
   if (orphans.length > 0) {
     for (const [id, document] of await composeRoots(source, 'service_at_location', orphans)) {
-      documents.set(id, document);
+      const service = document.service as Json | undefined;
+      documents.set(id, { document, ...(service ? { serviceAlone: JSON.stringify(service) } : {}) });
     }
   }
   return documents;

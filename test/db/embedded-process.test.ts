@@ -155,10 +155,11 @@ describe.skipIf(Boolean(process.env.MONGODB_URI))('the embedded stand-in, a proc
     server.process.child.kill('SIGKILL');
     await server.process.exited;
     await waitFor(async () => !(await accepts(server.dbPort)), 5_000, 'the port to be free');
-    // Its lock is gone: it closed its data directory, and nothing holds it.
-    expect(existsSync(path.join(server.dataDir, 'standin', 'standin.lock'))).toBe(false);
     // Until its new parent reaps it, an exited process still answers kill(pid, 0).
     await waitFor(async () => !isRunning(pid!), 10_000, `the stand-in (pid ${pid}) to exit`);
+    // Its lock is gone: it closed its data directory before exiting (it stops listening first), and
+    // nothing holds it.
+    expect(existsSync(path.join(server.dataDir, 'standin', 'standin.lock'))).toBe(false);
   });
 
   it('refuses a data directory another server runs, in one line naming the process that holds it', async () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { servedRecord } from '../support/import.ts';
 import { importRecords } from '../../src/ingest/import.ts';
 import type { ImportReport } from '../../src/ingest/report.ts';
 import { readInputPath } from '../../src/ingest/sources/input-path.ts';
@@ -108,7 +109,7 @@ async function storedText(database: Db): Promise<string> {
   return JSON.stringify(all);
 }
 
-const storedService = (id: string) => db.collection('services').findOne({ id });
+const storedService = (id: string) => servedRecord(db, 'services', id);
 
 describe('importing files that are not UTF-8', () => {
   it('rejects the NDJSON line holding bytes that are not UTF-8 with its line and offset, and loads the others', async () => {

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { servedRecord } from '../support/import.ts';
 import { documentCollection } from '../../src/db/collections.ts';
 import { rootEntities, type EntityType, type RootEntity } from '../../src/hsds/entities.ts';
 import { rowCollection } from '../../src/db/collections.ts';
@@ -36,18 +37,16 @@ async function importPaths(db: Db, paths: string[]): Promise<ImportReport> {
   return importRecords(db, records());
 }
 
+/** A record as served, read from its stored document. */
 const storedDocument = (db: Db, root: RootEntity, id: unknown) =>
-  db.collection<Json>(documentCollection[root]).findOne({ id }, { projection: { _id: 0 } });
+  servedRecord(db, documentCollection[root], id as string) as Promise<Json | null>;
 
-const storedDocuments = async (db: Db, root: RootEntity) =>
-  new Map(
-    (
-      await db
-        .collection<Json>(documentCollection[root])
-        .find({}, { projection: { _id: 0 } })
-        .toArray()
-    ).map((document) => [document.id as string, document]),
+const storedDocuments = async (db: Db, root: RootEntity) => {
+  const ids = await db.collection(documentCollection[root]).distinct('id');
+  return new Map(
+    await Promise.all(ids.map(async (id: string) => [id, (await storedDocument(db, root, id))!] as const)),
   );
+};
 
 /** The document without one field, given as a dotted path that runs through every item of an array. */
 function omitPath(value: unknown, path: string): unknown {

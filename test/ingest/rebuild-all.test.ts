@@ -15,7 +15,7 @@ import { rebuildAllDocuments } from '../../src/ingest/rebuild-all.ts';
 import { seedSampleData } from '../../src/ingest/seed.ts';
 import { createLogger } from '../../src/log.ts';
 import { indexedDatabases } from '../support/database.ts';
-import { importLines, storedDirectory } from '../support/import.ts';
+import { importLines, servedRecord, storedDirectory } from '../support/import.ts';
 
 const databases = indexedDatabases();
 beforeAll(() => databases.start());
@@ -136,9 +136,10 @@ describe('rebuilding every document from the rows', () => {
       (service) => service.organization?.id === organization.id,
     );
     expect(embedding.length).toBeGreaterThan(0);
-    for (const service of embedding) {
-      expect(service.organization.name).toBe(RENAMED);
-      expect(service.last_modified).toBe(LATER());
+    for (const { id } of embedding) {
+      const service = await servedRecord(db, documentCollection.service, id as string);
+      expect(service?.organization.name).toBe(RENAMED);
+      expect(service?.last_modified).toBe(LATER());
     }
   });
 

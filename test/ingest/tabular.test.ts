@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { servedRecord } from '../support/import.ts';
 import { Database } from '../../src/db/database.ts';
 import { rowCollection } from '../../src/db/collections.ts';
 import { importRecords } from '../../src/ingest/import.ts';
@@ -642,7 +643,7 @@ describe('importing a tabular-form package', () => {
     const load = async (files: Record<string, string>) =>
       importRecords(db, readTabularPackage(await writePackage(resources, files)));
     await load(tables(`${SERVICE},`, ORGANIZATION));
-    const service = () => db.collection('services').findOne({ id: SERVICE });
+    const service = () => servedRecord(db, 'services', SERVICE);
     expect(await service()).toMatchObject({ organization: { id: ORGANIZATION }, phones: [{ id: PHONE }] });
 
     // The phone moves from the service to the location; then the service loses its organization.
