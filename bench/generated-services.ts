@@ -1,14 +1,19 @@
+import { writeFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { serviceNdjsonChunks } from '../scripts/generator/ndjson-chunks.ts';
 import type { ImportReport } from '../src/ingest/report.ts';
 import { readNdjson } from '../src/ingest/sources/ndjson.ts';
 
-/** `count` generated services (scripts/generator) as NDJSON text, in chunks of whole lines. */
-export const generatedNdjson = (count: number, seed: number) => serviceNdjsonChunks(count, seed);
-
 /** `count` generated services (scripts/generator) as NDJSON through the real reader, as an import reads them. */
 export const generatedRecords = (count: number, seed: number) =>
-  readNdjson(Readable.from(generatedNdjson(count, seed)), 'generated.ndjson');
+  readNdjson(Readable.from(serviceNdjsonChunks(count, seed)), 'generated.ndjson');
+
+/**
+ * Writes `count` generated services (scripts/generator) as an NDJSON file. The first N services of a seed
+ * are the same whatever the count: a file of fewer holds the first lines of one of more.
+ */
+export const writeGeneratedNdjson = (file: string, count: number, seed: number) =>
+  writeFile(file, serviceNdjsonChunks(count, seed));
 
 /** Throws unless the import inserted every service and rejected nothing. */
 export function checkReport(report: ImportReport, count: number): void {

@@ -18,6 +18,7 @@ export const INTERNAL_FIELDS = [
   '_item',
   '_etag',
   '_head',
+  '_input',
 ];
 
 /** The projection that gives a stored document as served: everything but the internal fields. */

@@ -3,10 +3,10 @@ import pLimit from 'p-limit';
 import { decompose, type Decomposition } from './decompose.ts';
 import { entityKey, type EntityType } from '../hsds/entities.ts';
 import { describeSource, type InputRecord } from './input-record.ts';
-import { materialize } from './materialize.ts';
+import { materialize, type MaterializeOptions } from './materialize.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { retryUntilDone } from '../retry.ts';
-import { clearPending, ImportPending, leftPending } from './pending.ts';
+import { clearPending, hasLeftPending, ImportPending, leftPending } from './pending.ts';
 import type { RecordType } from './record-type.ts';
 import {
   addRebuilt,
@@ -16,7 +16,15 @@ import {
   emptyReport,
   type ImportReport,
 } from './report.ts';
-import { applyRowChanges, planRowChanges, type RowChanges } from './row-writer.ts';
+import { applyRowChanges, planRowChanges, type RowChanges, type RowPlan } from './row-writer.ts';
+import {
+  candidateOf,
+  cleanRecords,
+  stampInputs,
+  unchangedCandidates,
+  type Candidate,
+  type Skipped,
+} from './unchanged-records.ts';
 import type { BatchRows } from './row-source.ts';
 import { RebuildQueue } from './rebuild-queue.ts';
 import { validateRecord } from './validate.ts';
@@ -60,7 +68,13 @@ const MAX_RETRY_DELAY_MS = 2_000;
 const DEFAULT_BATCH = 250;
 
 /** A validated record (or tabular row) and the rows it consists of; `type` names it in the report. */
-type BatchItem = { type: string; decomposition: Decomposition };
+type BatchItem = { type: string; decomposition: Decomposition; candidate?: Candidate };
+
+/** A record as read, with its fingerprint if it is a service record that may be given again unchanged. */
+interface BatchEntry {
+  input: InputRecord;
+  candidate?: Candidate;
+}
 
 /** A tabular-form row is already normalized: it is its own single row, with its foreign keys as given. */
 const tabularRow = (
@@ -156,19 +170,36 @@ async function runLeased(
   const now = options.now ?? (() => new Date().toISOString());
   const report = emptyReport(options.dryRun ?? false);
   const { outages } = options;
-  if (lease) await retryingOutages(outages, () => finishLeftPending(db, lease, now, report));
+  // Skipping records given again unchanged relies on documents being up to date with the rows: not when
+  // changes left pending could not be applied (nor, in a dry run, which applies none, when any are left).
+  const settled = lease
+    ? await retryingOutages(outages, () => finishLeftPending(db, lease, now, report))
+    : !(await hasLeftPending(db));
 
-  let batch: BatchItem[] = [];
+  let batch: BatchEntry[] = [];
   let read = 0;
   const rebuilds = new RebuildQueue();
   const pending = new ImportPending(db);
+  // What the batches written but not yet rebuilt change: their documents are not up to date yet.
+  const unsettled = new Set<ReadonlySet<string>>();
+  const isUnsettled = (id: string) => [...unsettled].some((touched) => touched.has(id));
   const flush = async () => {
     if (batch.length > 0) {
-      const written = await writeBatch(db, lease, pending, batch, report, outages);
-      if (written)
+      const written = await writeBatch(db, lease, pending, batch, report, {
+        outages,
+        type: options.type,
+        skipUnchanged: settled,
+        isUnsettled,
+      });
+      if (written) {
+        const touched = written.rows?.changes.touchedIds ?? new Set<string>();
+        unsettled.add(touched);
         await rebuilds.add(() =>
-          retryingOutages(outages, () => rebuildBatch(db, pending, written, now, report)),
+          retryingOutages(outages, () => rebuildBatch(db, pending, written, now, report)).finally(() =>
+            unsettled.delete(touched),
+          ),
         );
+      }
     }
     batch = [];
     options.onProgress?.(read);
@@ -180,20 +211,7 @@ async function runLeased(
         continue;
       }
       read += 1;
-      const validated = validateRecord(input, options.type);
-      if (!validated.ok) {
-        countOutcome(report, 'rejected', input.entity ?? options.type ?? input.type);
-        addRejections(report, validated.rejections);
-        continue;
-      }
-      batch.push(
-        'entity' in validated
-          ? {
-              type: validated.entity,
-              decomposition: tabularRow(validated.entity, validated.row, input.columns),
-            }
-          : { type: validated.type, decomposition: decompose(validated.type, validated.record) },
-      );
+      batch.push({ input, candidate: candidateOf(input, options.type) });
       if (batch.length >= (options.batchSize ?? DEFAULT_BATCH)) await flush();
     }
     await flush();
@@ -206,38 +224,80 @@ async function runLeased(
   return report;
 }
 
-/** A batch whose changed rows are written and recorded as pending, its documents not yet rebuilt. */
+/** A batch written: its documents not yet rebuilt, nor its fingerprints kept. */
 interface WrittenBatch {
-  /** The lease they were written under, confirmed again before each write of their documents. */
+  /** The lease it was written under, confirmed again before each write of its documents. */
   lease: ImportLease;
-  pending: ObjectId;
-  changes: RowChanges;
-  rows: BatchRows;
+  /** The rows that changed, written and recorded as pending; none when nothing changed. */
+  rows?: { pending: ObjectId; changes: RowChanges; rows: BatchRows };
+  /** Fingerprints of the service records that compose their documents alone (unchanged-records.ts). */
+  fingerprints: Map<string, string>;
+}
+
+interface BatchOptions {
+  outages: OutageRetry | undefined;
+  type: RecordType | undefined;
+  /** Whether service records given again unchanged may be skipped. */
+  skipUnchanged: boolean;
+  /** Whether an id is changed by a batch whose documents are not rebuilt yet. */
+  isUnsettled: (id: string) => boolean;
 }
 
 /**
- * Counts each record's outcome and writes the rows that changed, recording them as pending first. Nothing
- * to rebuild (undefined) in a dry run (no lease) or when nothing changed. Each step after the plan runs
- * again as planned (`outages`): planned again after some rows were written, those would look unchanged.
+ * Validates a batch's records, counts each one's outcome and writes the rows that changed, recording them as
+ * pending first. Service records given again unchanged are skipped (unchanged-records.ts), unless the
+ * batch's changes reach their documents. Nothing to rebuild (undefined) in a dry run (no lease) or when
+ * nothing changed. Each step after the plan runs again as planned (`outages`): planned again after some
+ * rows were written, those would look unchanged.
  */
 async function writeBatch(
   db: Db,
   lease: ImportLease | undefined,
   pendingChanges: ImportPending,
-  batch: BatchItem[],
+  entries: BatchEntry[],
   report: ImportReport,
-  outages: OutageRetry | undefined,
+  { outages, type, skipUnchanged, isUnsettled }: BatchOptions,
 ): Promise<WrittenBatch | undefined> {
-  const { writes, changes, shrunkParents, rows } = await retryingOutages(outages, () =>
-    planRowChanges(
-      db,
-      batch.map((item) => item.decomposition),
-    ),
-  );
+  const candidates = entries.flatMap(({ candidate }) => (candidate ? [candidate] : []));
+  const skipped = skipUnchanged
+    ? await retryingOutages(outages, () => unchangedCandidates(db, candidates, isUnsettled))
+    : (new Map() as Skipped);
+  const validated = new Map<BatchEntry, BatchItem | undefined>();
+  const itemOf = (entry: BatchEntry): BatchItem | undefined => {
+    if (!validated.has(entry)) validated.set(entry, validatedItem(entry, type, report));
+    return validated.get(entry);
+  };
+  const applied = ({ candidate }: BatchEntry) =>
+    candidate === undefined || skipped.get(candidate.id)?.fingerprint !== candidate.fingerprint;
+  let items: BatchItem[];
+  let plan: RowPlan;
+  for (;;) {
+    items = entries.filter(applied).flatMap((entry) => itemOf(entry) ?? []);
+    const batchItems = items;
+    plan = await retryingOutages(outages, () =>
+      planRowChanges(
+        db,
+        batchItems.map((item) => item.decomposition),
+      ),
+    );
+    // A skipped record whose document the batch's changes reach applies after all, in its place.
+    const { touchedIds } = plan.changes;
+    const reached = [...skipped].filter(([, { deps }]) => deps.some((id) => touchedIds.has(id)));
+    if (reached.length === 0) break;
+    for (const [id] of reached) skipped.delete(id);
+  }
+  const { writes, changes, shrunkParents, rows } = plan;
   // What the batch does to a record is counted once, for its first copy (a feed may repeat a record): the
   // rows are planned from all its copies together, so later ones change nothing more.
   const counted = new Set<string>();
-  for (const { type, decomposition } of batch) {
+  for (const entry of entries) {
+    if (!applied(entry)) {
+      countOutcome(report, 'unchanged', 'service');
+      continue;
+    }
+    const item = validated.get(entry);
+    if (!item) continue;
+    const { type: itemType, decomposition } = item;
     const root = decomposition.rows[0]!;
     const rootKey = entityKey(root.entity, root.row.id);
     // Changed: one of its rows, or one of its lists (given in full) that lost an item.
@@ -252,48 +312,88 @@ async function writeBatch(
           ? 'updated'
           : 'unchanged';
     counted.add(rootKey);
-    countOutcome(report, outcome, type);
+    countOutcome(report, outcome, itemType);
   }
-  if (!lease || writes.size === 0) return undefined;
+  if (!lease) return undefined;
+  const clean = cleanRecords(items.map((item) => item.decomposition));
+  const fingerprints = new Map(
+    items.flatMap(({ candidate }, at) =>
+      candidate && clean.has(at) ? [[candidate.id, candidate.fingerprint] as const] : [],
+    ),
+  );
+  if (writes.size === 0) return fingerprints.size > 0 ? { lease, fingerprints } : undefined;
   await retryingOutages(outages, () => lease.confirm());
   const pending = await retryingOutages(outages, () => pendingChanges.record(changes));
   await retryingOutages(outages, () => applyRowChanges(db, writes, changes.newRows));
-  return { lease, pending, changes, rows };
+  return { lease, rows: { pending, changes, rows }, fingerprints };
 }
 
+/** A record validated and decomposed into its rows; undefined, and reported, when it is rejected. */
+function validatedItem(
+  { input, candidate }: BatchEntry,
+  type: RecordType | undefined,
+  report: ImportReport,
+): BatchItem | undefined {
+  const validated = validateRecord(input, type);
+  if (!validated.ok) {
+    countOutcome(report, 'rejected', input.entity ?? type ?? input.type);
+    addRejections(report, validated.rejections);
+    return undefined;
+  }
+  return 'entity' in validated
+    ? {
+        type: validated.entity,
+        decomposition: tabularRow(validated.entity, validated.row, input.columns),
+      }
+    : {
+        type: validated.type,
+        decomposition: decompose(validated.type, validated.record),
+        ...(candidate ? { candidate } : {}),
+      };
+}
+
+/** Rebuilds a written batch's documents, clears its pending changes, and keeps its fingerprints. */
 async function rebuildBatch(
   db: Db,
   pendingChanges: ImportPending,
-  { lease, pending, changes, rows }: WrittenBatch,
+  { lease, rows: written, fingerprints }: WrittenBatch,
   now: () => string,
   report: ImportReport,
 ): Promise<void> {
-  await rebuildDocuments(db, lease, changes, now, report, rows);
-  await pendingChanges.clear(pending);
+  if (written) {
+    const { pending, changes, rows } = written;
+    await rebuildDocuments(db, lease, changes, now, report, { batch: rows, fingerprints });
+    await pendingChanges.clear(pending);
+  }
+  await stampInputs(db, fingerprints, () => lease.confirm());
 }
 
 /**
  * Finishes what imports that did not finish left pending. One that fails again is reported and kept for the
- * next import, and this one goes on: a rebuild that cannot succeed must not stop every later import.
+ * next import, and this one goes on: a rebuild that cannot succeed must not stop every later import. Gives
+ * whether everything pending was finished.
  */
 async function finishLeftPending(
   db: Db,
   lease: ImportLease,
   now: () => string,
   report: ImportReport,
-): Promise<void> {
+): Promise<boolean> {
+  let finished = true;
   for await (const { id, changes } of leftPending(db)) {
     try {
       await rebuildDocuments(db, lease, changes, now, report);
       await clearPending(db, id);
     } catch (error) {
       if (isDatabaseUnavailable(error) || error instanceof ImportLeaseLost) throw error;
+      finished = false;
       addWarnings(report, [
         `changes left pending by an import that did not finish (${id.toHexString()}) could not be applied ` +
           `(${(error as Error).message}); they stay pending, tried again by the next import`,
       ]);
     }
   }
+  return finished;
 }
 
 /** Rebuilds the documents the changes reach, confirming the lease before each write. */
@@ -303,8 +403,8 @@ async function rebuildDocuments(
   changes: RowChanges,
   now: () => string,
   report: ImportReport,
-  rows?: BatchRows,
+  batch: Pick<MaterializeOptions, 'batch' | 'fingerprints'> = {},
 ) {
   const beforeWrite = () => lease.confirm();
-  addRebuilt(report, await materialize(db, changes, { now, batch: rows, beforeWrite }));
+  addRebuilt(report, await materialize(db, changes, { now, ...batch, beforeWrite }));
 }

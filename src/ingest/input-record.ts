@@ -16,6 +16,8 @@ export interface RecordSource {
 export interface InputRecord {
   source: RecordSource;
   value?: unknown;
+  /** The JSON text `value` was read from, when it was a text of its own (an NDJSON line). */
+  text?: string;
   /** The type the input declares (a CSV table, a `--type`), else detected from the shape. */
   type?: RecordType;
   /** Set for a row of the tabular form: one entity's own fields and foreign keys, nothing nested. */

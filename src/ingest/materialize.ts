@@ -11,7 +11,9 @@ import {
   type ComposedPairing,
   type FreshService,
 } from './service-at-location-documents.ts';
-import { relations, rootEntities, type RootEntity } from '../hsds/entities.ts';
+import { rootEntities, type RootEntity } from '../hsds/entities.ts';
+import { dependencyIds } from './parent-chain.ts';
+import type { StoredInput } from './unchanged-records.ts';
 import { servedBytes, storesWholeRecord } from '../db/served-bytes.ts';
 import { listItemOf } from '../db/served-shapes.ts';
 import { entityTag } from '../http/entity-tag.ts';
@@ -47,6 +49,11 @@ export interface MaterializeOptions {
   /** Called before each write; throws to stop (an import that may have lost its lease). */
   beforeWrite?: () => Promise<void>;
   /**
+   * Fingerprints of the service records that composed their documents alone in this batch, by service id:
+   * kept with each document as `_input` (unchanged-records.ts).
+   */
+  fingerprints?: ReadonlyMap<string, string>;
+  /**
    * Rebuild the roots `changes` names and no document they reach: a rebuild of every document reaches
    * each in its turn.
    */
@@ -55,14 +62,15 @@ export interface MaterializeOptions {
 
 /**
  * Rebuilds every nested document the row changes reach, and only those: the roots whose own row changed,
- * and every document that embeds a touched entity (found through its `_deps` list of embedded ids).
+ * every document that shows a touched entity (found through its `_deps` list: parent-chain.ts), and the
+ * services at location of every service whose served record changed.
  * Services go first: services at location are taken from their fresh documents (with the final
  * `last_modified`).
  */
 export async function materialize(
   db: Db,
   changes: RowChanges,
-  { now, batch, refresh = false, beforeWrite, rootsOnly = false }: MaterializeOptions,
+  { now, batch, refresh = false, beforeWrite, rootsOnly = false, fingerprints = NONE }: MaterializeOptions,
 ): Promise<MaterializeResult> {
   const result: MaterializeResult = { written: new Map(), warnings: [] };
   const touched = [...changes.touchedIds];
@@ -92,7 +100,7 @@ export async function materialize(
         db,
         root,
         chunk,
-        { source, services, changes, now, refresh, beforeWrite },
+        { source, services, changes, now, refresh, beforeWrite, fingerprints },
         result.warnings,
       );
       result.written.set(root, (result.written.get(root) ?? 0) + written);
@@ -103,7 +111,8 @@ export async function materialize(
 }
 
 /** What rebuilding a chunk of roots reads from and reports to. */
-interface Rebuild extends Omit<MaterializeOptions, 'batch' | 'rootsOnly'> {
+interface Rebuild extends Omit<MaterializeOptions, 'batch' | 'rootsOnly' | 'fingerprints'> {
+  fingerprints: ReadonlyMap<string, string>;
   source: RowSource;
   services: Map<string, FreshService>;
   changes: RowChanges;
@@ -119,7 +128,7 @@ async function rebuild(
   db: Db,
   root: RootEntity,
   ids: string[],
-  { source, services, changes, now, refresh, beforeWrite }: Rebuild,
+  { source, services, changes, now, refresh, beforeWrite, fingerprints }: Rebuild,
   warnings: string[],
 ): Promise<RebuildResult> {
   const collection = db.collection(documentCollection[root]);
@@ -130,7 +139,7 @@ async function rebuild(
   const stored = new Map<string, Json>();
   for await (const document of collection.find(
     { id: { $in: ids } },
-    { projection: { _id: 0, id: 1, _hash: 1, last_modified: 1, _changed: 1 } },
+    { projection: { _id: 0, id: 1, _hash: 1, last_modified: 1, _changed: 1, _input: 1 } },
   )) {
     stored.set(document.id as string, document);
   }
@@ -158,6 +167,14 @@ async function rebuild(
       (changes.givenLastModified.has(id) || (refresh && !before));
     const unchanged = before?._hash === hash && !(given && before.last_modified !== lastModified);
     if (!unchanged) changed.push(id);
+    // The record that composed the document alone, and the document's hash then; else what was kept.
+    const fingerprint = fingerprints.get(id);
+    const input =
+      fingerprint === undefined
+        ? unchanged
+          ? (before._input as StoredInput | undefined)
+          : undefined
+        : { fingerprint, hash };
     if (unchanged && !refresh) continue;
     // Otherwise a service's last_modified is the time its document changed.
     if (root === 'service')
@@ -165,6 +182,7 @@ async function rebuild(
     const derived = deriveFields(root, document);
     warnings.push(...derived.warnings);
     const bookkeeping = {
+      ...(input ? { _input: input } : {}),
       ...derived.fields,
       _hash: hash,
       // When what is served last changed (Last-Modified of records without a last_modified).
@@ -219,7 +237,7 @@ function storedDocument(
         ...(document.last_modified === undefined ? {} : { last_modified: document.last_modified }),
         ...(organizationId === undefined ? {} : { organization: { id: organizationId } }),
         ...bookkeeping,
-        _deps: embeddedIds(document),
+        _deps: dependencyIds(root, document),
         _json,
         _head: Buffer.byteLength(aloneJson) - 1,
         _etag: entityTag(_json),
@@ -244,7 +262,7 @@ function storedDocument(
               },
             }),
         ...bookkeeping,
-        _deps: embeddedIds(own),
+        _deps: dependencyIds(root, own),
         _json: servedBytes(contentJson),
         _item,
       },
@@ -257,38 +275,12 @@ function storedDocument(
         return { _json, _etag: entityTag(_json) };
       })()
     : {};
-  return { stored: { ...document, ...bookkeeping, _deps: embeddedIds(document), ...whole, _item } };
+  return { stored: { ...document, ...bookkeeping, _deps: dependencyIds(root, document), ...whole, _item } };
 }
+
+const NONE: ReadonlyMap<string, string> = new Map();
 
 function withoutService(pairing: Json): Json {
   const { service: _service, ...own } = pairing;
   return own;
-}
-
-/** Fields by which a row refers to one other entity (`organization_id`, `location_id`, …). */
-const referenceFields = new Set(
-  Object.values(relations).flatMap((list) =>
-    list.flatMap((relation) => (relation.kind === 'one' ? [relation.reference] : [])),
-  ),
-);
-
-/**
- * Every id a document depends on: a change to any of those entities must rebuild it. That is every entity
- * inside it, and every entity it refers to, found or not: one loaded later (an organization imported after
- * its services) must reach the documents that were waiting for it.
- */
-function embeddedIds(document: Json): string[] {
-  const ids = new Set<string>();
-  const walk = (value: unknown): void => {
-    if (Array.isArray(value)) value.forEach(walk);
-    else if (value !== null && typeof value === 'object') {
-      for (const [key, field] of Object.entries(value)) {
-        if (typeof field === 'string') {
-          if (key === 'id' || referenceFields.has(key)) ids.add(field);
-        } else walk(field);
-      }
-    }
-  };
-  walk(document);
-  return [...ids];
 }

@@ -5,8 +5,6 @@ import {
   foreignKeysOf,
   isRootEntity,
   relations,
-  rootEntities,
-  rootExclusions,
   type EntityType,
   type RootEntity,
 } from '../hsds/entities.ts';
@@ -14,11 +12,13 @@ import { rowCollection } from '../db/collections.ts';
 import { rowHash, type Row, type RowWrite } from './row.ts';
 import { bulkWriteWithRemedies, replaceDuplicate, replacing } from './bulk-writes.ts';
 import { childListKey, type BatchRows } from './row-source.ts';
+import { isListedInDeps, parentsOf, withAncestors, type EntityRef } from './parent-chain.ts';
 
 export interface RowChanges {
   /**
-   * Ids of every entity whose row changed, and of the parents those rows point to (before and after) in
-   * lists that documents keep.
+   * Ids of the entities whose row changed, and of all the ancestors those rows have and had in lists that
+   * documents keep, of the types documents' `_deps` list: each document that shows a changed row lists one
+   * of them (parent-chain.ts).
    */
   touchedIds: Set<string>;
   /** `entity:id` of every row that changed. */
@@ -35,34 +35,11 @@ export interface RowChanges {
 }
 
 /** Fields linking a row to parents; a full replacement of the row keeps the links other parents made. */
-const linkFields = new Map<EntityType, string[]>(
+export const linkFields = new Map<EntityType, string[]>(
   (Object.keys(relations) as EntityType[]).map((entity) => [
     entity,
     [...foreignKeysOf(entity), ...kindKeysOf(entity)],
   ]),
-);
-
-/**
- * The link fields whose change reaches the parent's documents: all but those of lists no document keeps
- * (an organization's services, joined when read). Touching an organization for each change to one of its
- * services would rebuild every document that embeds the organization, all its services among them: an
- * import of a provider's services would recompose them all once per batch, quadratic in their number.
- */
-const parentReachingFields = new Map<EntityType, string[]>(
-  [...linkFields].map(([entity, fields]) => {
-    const unkept = new Set(
-      rootEntities.flatMap((root) =>
-        relations[root].flatMap((relation) =>
-          relation.kind === 'many' &&
-          relation.entity === entity &&
-          rootExclusions[root].includes(relation.field)
-            ? [relation.foreignKey]
-            : [],
-        ),
-      ),
-    );
-    return [entity, fields.filter((field) => !unkept.has(field))];
-  }),
 );
 
 function kindKeysOf(entity: EntityType): string[] {
@@ -121,6 +98,7 @@ export async function planRowChanges(db: Db, batch: Decomposition[]): Promise<Ro
       ),
     ),
   };
+  const parents: EntityRef[] = [];
   for (const [entity, rows] of finals) {
     for (const [id, row] of rows) {
       const before = existing.get(entity)?.get(id);
@@ -130,11 +108,9 @@ export async function planRowChanges(db: Db, batch: Decomposition[]): Promise<Ro
       writes.get(entity)!.push(row);
       changes.changedRows.add(entityKey(entity, id));
       if (!before) changes.newRows.add(entityKey(entity, id));
-      changes.touchedIds.add(id);
-      for (const field of parentReachingFields.get(entity) ?? []) {
-        for (const value of [before?.[field], row[field]])
-          if (typeof value === 'string') changes.touchedIds.add(value);
-      }
+      if (isListedInDeps(entity)) changes.touchedIds.add(id);
+      // The parents it has and had: what shows it now and what showed it before.
+      parents.push(...parentsOf(entity, row), ...(before ? parentsOf(entity, before) : []));
       if (isRootEntity(entity)) {
         const root = entity as RootEntity;
         if (!changes.changedRoots.has(root)) changes.changedRoots.set(root, new Set());
@@ -142,6 +118,7 @@ export async function planRowChanges(db: Db, batch: Decomposition[]): Promise<Ro
       }
     }
   }
+  for (const id of await withAncestors(db, parents, finals)) changes.touchedIds.add(id);
   const completeLists = new Set(
     batch.flatMap(({ childLists }) =>
       childLists.map((list) => childListKey(list.entity, list.foreignKey, list.parentId)),

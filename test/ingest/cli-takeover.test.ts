@@ -101,7 +101,8 @@ describe.skipIf(Boolean(process.env.MONGODB_URI))('npm run import while the data
 
     expect(await cli.exited, cli.output()).toBe(0);
     expect(loadedBefore).toBeLessThan(SERVICES);
-    expect(cli.output()).toMatch(/"msg":"the database is out of reach; retrying"/);
+    // Whether a command was under way when the database died, and so retried (logged as "out of reach;
+    // retrying"), depends on timing: the takeover is what must happen either way.
     expect(cli.output()).toMatch(/running it here now/);
     expect(cli.output()).toContain(`${SERVICES} inserted, 0 updated, 0 unchanged, 0 rejected`);
 

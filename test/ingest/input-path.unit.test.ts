@@ -38,7 +38,9 @@ describe('reading an input path', () => {
   it('reads NDJSON and JSON Lines files as NDJSON, whatever the case of the extension', async () => {
     for (const file of ['records.ndjson', 'records.JSONL']) {
       const path = join(folder, file);
-      expect(await read(path)).toEqual([{ source: { file: path, line: 1 }, value: record }]);
+      expect(await read(path)).toEqual([
+        { source: { file: path, line: 1 }, value: record, text: JSON.stringify(record) },
+      ]);
     }
   });
 

@@ -40,10 +40,11 @@ export async function* readNdjson(
         yield { source, error: invalidUtf8At(start + invalid) };
         continue;
       }
-      const text = bytes.toString('utf8');
-      if (text.trim() === '') continue;
+      const read = bytes.toString('utf8');
+      if (read.trim() === '') continue;
+      const text = line === 1 ? withoutByteOrderMark(read) : read;
       try {
-        yield { source, value: JSON.parse(line === 1 ? withoutByteOrderMark(text) : text) };
+        yield { source, value: JSON.parse(text), text };
       } catch (error) {
         yield { source, error: `not valid JSON: ${(error as Error).message}` };
       }
