@@ -29,7 +29,7 @@ export const collectionIndexes: Record<string, IndexDescription[]> = {
   services: [
     ...documentIndexes,
     ...classified,
-    ...ascending('organization.id', '_modified'),
+    ...ascending('organization.id', '_modified', '_input.fingerprint'),
     { key: { '_geo.areas': '2dsphere' }, name: '_geo.areas_2dsphere' },
   ],
   organizations: [...documentIndexes, ...classified],

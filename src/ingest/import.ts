@@ -18,8 +18,8 @@ import {
 } from './report.ts';
 import { applyRowChanges, planRowChanges, type RowChanges, type RowPlan } from './row-writer.ts';
 import {
-  candidateOf,
   cleanRecords,
+  fingerprintOf,
   stampInputs,
   unchangedCandidates,
   type Candidate,
@@ -70,10 +70,10 @@ const DEFAULT_BATCH = 250;
 /** A validated record (or tabular row) and the rows it consists of; `type` names it in the report. */
 type BatchItem = { type: string; decomposition: Decomposition; candidate?: Candidate };
 
-/** A record as read, with its fingerprint if it is a service record that may be given again unchanged. */
+/** A record as read, with its fingerprint (unchanged-records.ts). */
 interface BatchEntry {
   input: InputRecord;
-  candidate?: Candidate;
+  fingerprint?: string;
 }
 
 /** A tabular-form row is already normalized: it is its own single row, with its foreign keys as given. */
@@ -211,7 +211,7 @@ async function runLeased(
         continue;
       }
       read += 1;
-      batch.push({ input, candidate: candidateOf(input, options.type) });
+      batch.push({ input, fingerprint: fingerprintOf(input, options.type) });
       if (batch.length >= (options.batchSize ?? DEFAULT_BATCH)) await flush();
     }
     await flush();
@@ -258,17 +258,16 @@ async function writeBatch(
   report: ImportReport,
   { outages, type, skipUnchanged, isUnsettled }: BatchOptions,
 ): Promise<WrittenBatch | undefined> {
-  const candidates = entries.flatMap(({ candidate }) => (candidate ? [candidate] : []));
+  const fingerprints = entries.flatMap(({ fingerprint }) => (fingerprint ? [fingerprint] : []));
   const skipped = skipUnchanged
-    ? await retryingOutages(outages, () => unchangedCandidates(db, candidates, isUnsettled))
+    ? await retryingOutages(outages, () => unchangedCandidates(db, fingerprints, isUnsettled))
     : (new Map() as Skipped);
   const validated = new Map<BatchEntry, BatchItem | undefined>();
   const itemOf = (entry: BatchEntry): BatchItem | undefined => {
     if (!validated.has(entry)) validated.set(entry, validatedItem(entry, type, report));
     return validated.get(entry);
   };
-  const applied = ({ candidate }: BatchEntry) =>
-    candidate === undefined || skipped.get(candidate.id)?.fingerprint !== candidate.fingerprint;
+  const applied = ({ fingerprint }: BatchEntry) => fingerprint === undefined || !skipped.has(fingerprint);
   let items: BatchItem[];
   let plan: RowPlan;
   for (;;) {
@@ -284,7 +283,7 @@ async function writeBatch(
     const { touchedIds } = plan.changes;
     const reached = [...skipped].filter(([, { deps }]) => deps.some((id) => touchedIds.has(id)));
     if (reached.length === 0) break;
-    for (const [id] of reached) skipped.delete(id);
+    for (const [fingerprint] of reached) skipped.delete(fingerprint);
   }
   const { writes, changes, shrunkParents, rows } = plan;
   // What the batch does to a record is counted once, for its first copy (a feed may repeat a record): the
@@ -316,21 +315,21 @@ async function writeBatch(
   }
   if (!lease) return undefined;
   const clean = cleanRecords(items.map((item) => item.decomposition));
-  const fingerprints = new Map(
+  const kept = new Map(
     items.flatMap(({ candidate }, at) =>
       candidate && clean.has(at) ? [[candidate.id, candidate.fingerprint] as const] : [],
     ),
   );
-  if (writes.size === 0) return fingerprints.size > 0 ? { lease, fingerprints } : undefined;
+  if (writes.size === 0) return kept.size > 0 ? { lease, fingerprints: kept } : undefined;
   await retryingOutages(outages, () => lease.confirm());
   const pending = await retryingOutages(outages, () => pendingChanges.record(changes));
   await retryingOutages(outages, () => applyRowChanges(db, writes, changes.newRows));
-  return { lease, rows: { pending, changes, rows }, fingerprints };
+  return { lease, rows: { pending, changes, rows }, fingerprints: kept };
 }
 
 /** A record validated and decomposed into its rows; undefined, and reported, when it is rejected. */
 function validatedItem(
-  { input, candidate }: BatchEntry,
+  { input, fingerprint }: BatchEntry,
   type: RecordType | undefined,
   report: ImportReport,
 ): BatchItem | undefined {
@@ -348,7 +347,10 @@ function validatedItem(
     : {
         type: validated.type,
         decomposition: decompose(validated.type, validated.record),
-        ...(candidate ? { candidate } : {}),
+        // A service record's document may be marked as its own, to be recognised when given again.
+        ...(fingerprint !== undefined && validated.type === 'service'
+          ? { candidate: { id: validated.record.id as string, fingerprint } }
+          : {}),
       };
 }
 

@@ -16,7 +16,10 @@ export interface RecordSource {
 export interface InputRecord {
   source: RecordSource;
   value?: unknown;
-  /** The JSON text `value` was read from, when it was a text of its own (an NDJSON line). */
+  /**
+   * The record's JSON text, not parsed yet (an NDJSON line): parsed when it is validated, and only then, so
+   * that a record given again unchanged is recognised from its text alone (unchanged-records.ts).
+   */
   text?: string;
   /** The type the input declares (a CSV table, a `--type`), else detected from the shape. */
   type?: RecordType;
@@ -34,4 +37,14 @@ export function describeSource(source: RecordSource): string {
   if (source.row !== undefined) return `${source.file} row ${source.row}`;
   if (source.index !== undefined) return `${source.file} [${source.index}]`;
   return source.file;
+}
+
+/** The record with its text parsed, if it has one not parsed yet: `error` when that is not JSON. */
+export function parsedRecord(input: InputRecord): InputRecord {
+  if (input.text === undefined || input.value !== undefined || input.error !== undefined) return input;
+  try {
+    return { ...input, value: JSON.parse(input.text) };
+  } catch (error) {
+    return { ...input, error: `not valid JSON: ${(error as Error).message}` };
+  }
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AnyBulkWriteOperation, Db } from 'mongodb';
 import { documentCollection } from '../db/collections.ts';
-import { detectRecordType, type RecordType } from './record-type.ts';
+import type { RecordType } from './record-type.ts';
 import type { InputRecord } from './input-record.ts';
 import type { Decomposition } from './decompose.ts';
 import type { RowWrite } from './row.ts';
@@ -9,8 +9,9 @@ import { linkFields } from './row-writer.ts';
 import { entityKey } from '../hsds/entities.ts';
 
 /**
- * Services given again exactly as before are recognised without validating, planning or reading their
- * rows: an aggregator reloads a region on a schedule, and most of its records have not changed.
+ * Services given again exactly as before are recognised without parsing (an NDJSON line), validating,
+ * planning or reading their rows: an aggregator reloads a region on a schedule, and most of its records
+ * have not changed.
  *
  * A service document keeps, as `_input`, the fingerprint of the record whose import last composed it and
  * the document's `_hash` then. A service record whose fingerprint is that one, while the document's hash is
@@ -36,66 +37,65 @@ export interface StoredInput {
 
 /** A service record that may be the one its document was composed from. */
 export interface Candidate {
+  /** The service's id. */
   id: string;
   fingerprint: string;
 }
 
-/** The fingerprint of a service record as given, if the import takes it as a nested service record. */
-export function candidateOf(input: InputRecord, forcedType: RecordType | undefined): Candidate | undefined {
-  const { value } = input;
+/**
+ * The fingerprint of a record as given: of its text when it has one (an NDJSON line, not parsed yet), else
+ * of its JSON. None for a row of the tabular form (not a service record) or a record that could not be read.
+ */
+export function fingerprintOf(input: InputRecord, forcedType: RecordType | undefined): string | undefined {
   if (input.error !== undefined || input.entity !== undefined) return undefined;
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
-  const record = value as Record<string, unknown>;
-  if (typeof record.id !== 'string') return undefined;
-  if ((forcedType ?? input.type ?? detectRecordType(record)) !== 'service') return undefined;
   let json = input.text;
   try {
-    json ??= JSON.stringify(record);
+    json ??= JSON.stringify(input.value);
   } catch {
     return undefined; // nested too deep to serialize: validation rejects it
   }
-  const fingerprint = createHash('sha1').update(`${FINGERPRINT_VERSION}\n`).update(json).digest('base64url');
-  return { id: record.id, fingerprint };
+  if (json === undefined) return undefined;
+  return createHash('sha1')
+    .update(`${FINGERPRINT_VERSION}\n${forcedType ?? input.type ?? ''}\n`)
+    .update(json)
+    .digest('base64url');
 }
 
 interface StoredService {
+  id: string;
   _input?: StoredInput;
   _hash?: string;
   _deps?: string[];
 }
 
 /**
- * The records skipped, by service id: the fingerprint skipped, and what the document depends on (a change
- * reaching any of these ids reaches it).
+ * The records skipped, by fingerprint: the service whose document the record made as it is, and what that
+ * document depends on (a change reaching any of these ids reaches it).
  */
-export type Skipped = Map<string, { fingerprint: string; deps: string[] }>;
+export type Skipped = Map<string, { id: string; deps: string[] }>;
 
 /**
- * The candidates whose documents they made as they are, with each document's dependencies; none whose
- * document depends on an id in `unsettled` (the import's changes whose documents are still being rebuilt).
+ * Of the records given by these fingerprints, those that made their service's document as it is, found by
+ * fingerprint (indexed), none of whose documents depends on an id `unsettled` (changed by the import,
+ * documents not rebuilt yet). Their text need not even be parsed.
  */
 export async function unchangedCandidates(
   db: Db,
-  candidates: Candidate[],
+  fingerprints: string[],
   unsettled: (id: string) => boolean,
 ): Promise<Skipped> {
   const skipped: Skipped = new Map();
-  if (candidates.length === 0) return skipped;
-  const stored = new Map<string, StoredService>();
+  if (fingerprints.length === 0) return skipped;
   const found = db
     .collection(documentCollection.service)
     .find(
-      { id: { $in: [...new Set(candidates.map((candidate) => candidate.id))] } },
+      { '_input.fingerprint': { $in: [...new Set(fingerprints)] } },
       { projection: { _id: 0, id: 1, _input: 1, _hash: 1, _deps: 1 } },
     );
-  for await (const document of found) stored.set(document.id as string, document as StoredService);
-  for (const { id, fingerprint } of candidates) {
-    const document = stored.get(id);
-    const input = document?._input;
-    const deps = document?._deps ?? [];
-    if (input?.fingerprint !== fingerprint || input.hash !== document?._hash) continue;
-    if (deps.some(unsettled)) continue;
-    skipped.set(id, { fingerprint, deps });
+  for await (const document of found) {
+    const { id, _input: input, _hash: hash, _deps: deps = [] } = document as unknown as StoredService;
+    if (!input || input.hash !== hash || deps.some(unsettled)) continue;
+    skipped.set(input.fingerprint, { id, deps });
   }
   return skipped;
 }

@@ -1,6 +1,6 @@
 import type { EntityType } from '../hsds/entities.ts';
 import { rowSchema } from './entity-schemas.ts';
-import { describeSource, type InputRecord } from './input-record.ts';
+import { describeSource, parsedRecord, type InputRecord } from './input-record.ts';
 import { detectRecordType, recordSchema, type RecordType } from './record-type.ts';
 import type { Json } from '../json.ts';
 
@@ -21,7 +21,8 @@ export type Validated =
  * Checks one input record against the HSDS schema of its type. Nulls are dropped first: many publishers
  * send `null` for "no value", which HSDS spells by leaving the field out.
  */
-export function validateRecord(input: InputRecord, forcedType?: RecordType): Validated {
+export function validateRecord(given: InputRecord, forcedType?: RecordType): Validated {
+  const input = parsedRecord(given);
   const at = describeSource(input.source);
   if (input.error !== undefined) return { ok: false, rejections: [{ at, message: input.error }] };
   const shape = shapeOf(input.value);

@@ -11,6 +11,7 @@ import { entityTypes } from '../../src/hsds/entities.ts';
 import { rowCollection } from '../../src/db/collections.ts';
 import { importRecords } from '../../src/ingest/import.ts';
 import { readTabularPackage } from '../../src/ingest/sources/tabular.ts';
+import { jsonRecords } from '../../src/ingest/sources/json-file.ts';
 import { openIndexedDatabase, startTestDatabase, type TestDatabase } from '../support/database.ts';
 import { importLines, servedHashes, servedRecord } from '../support/import.ts';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -194,5 +195,19 @@ describe('service records given again unchanged', () => {
     commands = [];
     expect(await importLines(onMonitored, [service()])).toMatchObject({ unchanged: 1 });
     expect(commands.map(({ collection }) => collection)).not.toContain(rowCollection('service'));
+  });
+
+  it('are recognised in a JSON document too, and with the type forced as it was', async () => {
+    const fromJson = (db: Db, type?: 'service') =>
+      importRecords(db, jsonRecords([service({ name: 'Pantry' })], 'in.json'), { type });
+    expect(await fromJson(skipping.db, 'service')).toMatchObject({ updated: 0, inserted: 1 });
+    const onMonitored = monitored.db(skipping.db.databaseName);
+    commands = [];
+    expect(await fromJson(onMonitored, 'service')).toMatchObject({ unchanged: 1 });
+    expect(commands.map(({ collection }) => collection)).not.toContain(rowCollection('service'));
+    // Without the type forced, the same record is another input: applied (changing nothing), then known.
+    commands = [];
+    expect(await fromJson(onMonitored)).toMatchObject({ unchanged: 1 });
+    expect(commands.map(({ collection }) => collection)).toContain(rowCollection('service'));
   });
 });

@@ -16,9 +16,10 @@ const CARRIAGE_RETURN = 0x0d;
 
 /**
  * NDJSON / JSON Lines: one record a line (ended by LF, CRLF or a lone CR), read as a stream so memory
- * stays flat whatever the size. Blank lines are skipped; a line that is not JSON, not UTF-8 (`invalid
- * UTF-8 at byte N`, N counted from 0 at the start of the input), or longer than `maxLineBytes` (line break
- * not counted), is rejected alone. A byte order mark opening the file is dropped. An input in UTF-16 or
+ * stays flat whatever the size. Each record is given as its text, parsed when it is validated (a line that
+ * is not JSON is rejected alone then: `parsedRecord`). Blank lines are skipped; a line that is not UTF-8
+ * (`invalid UTF-8 at byte N`, N counted from 0 at the start of the input), or longer than `maxLineBytes`
+ * (line break not counted), is rejected alone. A byte order mark opening the file is dropped. An input in UTF-16 or
  * UTF-32 is refused whole, with one error naming its encoding: none of its lines would read.
  */
 export async function* readNdjson(
@@ -40,14 +41,9 @@ export async function* readNdjson(
         yield { source, error: invalidUtf8At(start + invalid) };
         continue;
       }
-      const read = bytes.toString('utf8');
-      if (read.trim() === '') continue;
-      const text = line === 1 ? withoutByteOrderMark(read) : read;
-      try {
-        yield { source, value: JSON.parse(text), text };
-      } catch (error) {
-        yield { source, error: `not valid JSON: ${(error as Error).message}` };
-      }
+      const text = bytes.toString('utf8');
+      if (text.trim() === '') continue;
+      yield { source, text: line === 1 ? withoutByteOrderMark(text) : text };
     }
   } catch (error) {
     if (!(error instanceof WideEncodingError)) throw error;
