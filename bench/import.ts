@@ -7,7 +7,7 @@
  * reads its file through the CLI's reader (`readNdjsonFile`). Each database pass runs on a fresh stand-in
  * in a process of its own, with the app's indexes. Passes, in order:
  *
- *   - reading the file alone, without importing it: the reader's ceiling, and its CPU per service;
+ *   - reading and parsing the file alone, without importing it: the ceiling, and its CPU per service;
  *   - import of the 20% file: the importer's memory at the small size;
  *   - import of the full file; then, on the same database, what it stores (dbStats' data and index sizes,
  *     and the growth of the data directory on disk) and a re-import of the very same file, unchanged;
@@ -30,6 +30,7 @@ import { runInNewContext } from 'node:vm';
 import type { Db, Document } from 'mongodb';
 import { importRecords } from '../src/ingest/import.ts';
 import type { ImportReport } from '../src/ingest/report.ts';
+import { parsedRecord } from '../src/ingest/input-record.ts';
 import { readNdjsonFile } from '../src/ingest/sources/ndjson.ts';
 import { integer, meets, mib, mibTenths, positiveInteger } from './format.ts';
 import { checkReport, checkUnchanged, writeGeneratedNdjson } from './generated-services.ts';
@@ -159,11 +160,15 @@ async function withInputFiles<T>(
   }
 }
 
-/** Reads the file through the CLI's reader without importing it: the ceiling of an import from it. */
+/**
+ * Reads the file through the CLI's reader and parses each record (as validating does) without importing
+ * it: the ceiling of an import of new records from it.
+ */
 async function readFileAlone(file: string, count: number): Promise<PassResult> {
-  const { pass } = await measure('reading the file alone (readNdjsonFile)', count, async () => {
+  const { pass } = await measure('reading and parsing the file alone', count, async () => {
     for await (const record of readNdjsonFile(file)) {
-      if (record.error !== undefined) throw new Error(`${file} line ${record.source.line}: ${record.error}`);
+      const { error } = parsedRecord(record);
+      if (error !== undefined) throw new Error(`${file} line ${record.source.line}: ${error}`);
     }
   });
   return pass;
@@ -278,7 +283,7 @@ async function insertManyBaseline(file: string, count: number) {
       async () => {
         let batch: Document[] = [];
         for await (const record of readNdjsonFile(file)) {
-          batch.push(record.value as Document);
+          batch.push(parsedRecord(record).value as Document);
           if (batch.length === BASELINE_BATCH) {
             await collection.insertMany(batch);
             batch = [];
@@ -381,7 +386,7 @@ const newServiceMicros = benchMicros(full.pass);
 const unchangedServiceMicros = benchMicros(full.reimport);
 console.log(
   `importer CPU per service (this process, reading the file included): new ${microseconds(newServiceMicros)}, ` +
-    `unchanged ${microseconds(unchangedServiceMicros)}; reading the file alone ${microseconds(benchMicros(readAlone))}`,
+    `unchanged ${microseconds(unchangedServiceMicros)}; reading and parsing the file alone ${microseconds(benchMicros(readAlone))}`,
 );
 const standinMicros = (pass: PassResult) => microseconds(perService(pass.standinCpuMicros!, pass));
 console.log(
