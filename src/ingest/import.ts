@@ -362,12 +362,16 @@ async function rebuildBatch(
   now: () => string,
   report: ImportReport,
 ): Promise<void> {
+  let fingerprinted = new Set<string>();
   if (written) {
     const { pending, changes, rows } = written;
-    await rebuildDocuments(db, lease, changes, now, report, { batch: rows, fingerprints });
+    const rebuilt = await rebuildDocuments(db, lease, changes, now, report, { batch: rows, fingerprints });
+    fingerprinted = rebuilt.fingerprinted;
     await pendingChanges.clear(pending);
   }
-  await stampInputs(db, fingerprints, () => lease.confirm());
+  // The documents the rebuild did not write (their records changed nothing) get theirs here.
+  const unwritten = new Map([...fingerprints].filter(([id]) => !fingerprinted.has(id)));
+  await stampInputs(db, unwritten, () => lease.confirm());
 }
 
 /**
@@ -408,5 +412,7 @@ async function rebuildDocuments(
   batch: Pick<MaterializeOptions, 'batch' | 'fingerprints'> = {},
 ) {
   const beforeWrite = () => lease.confirm();
-  addRebuilt(report, await materialize(db, changes, { now, ...batch, beforeWrite }));
+  const result = await materialize(db, changes, { now, ...batch, beforeWrite });
+  addRebuilt(report, result);
+  return result;
 }

@@ -8,7 +8,7 @@ import { RowSource, type BatchRows } from './row-source.ts';
 import { deriveFields } from './derived-fields.ts';
 import {
   composeServiceAtLocations,
-  type ComposedPairing,
+  type Composed,
   type FreshService,
 } from './service-at-location-documents.ts';
 import { rootEntities, type RootEntity } from '../hsds/entities.ts';
@@ -25,6 +25,8 @@ export interface MaterializeResult {
   /** Documents written, by root entity. */
   written: Map<RootEntity, number>;
   warnings: string[];
+  /** Services whose document was written with its record's fingerprint (`fingerprints`). */
+  fingerprinted: Set<string>;
 }
 
 /** How many roots are composed and written together. */
@@ -72,7 +74,7 @@ export async function materialize(
   changes: RowChanges,
   { now, batch, refresh = false, beforeWrite, rootsOnly = false, fingerprints = NONE }: MaterializeOptions,
 ): Promise<MaterializeResult> {
-  const result: MaterializeResult = { written: new Map(), warnings: [] };
+  const result: MaterializeResult = { written: new Map(), warnings: [], fingerprinted: new Set() };
   const touched = [...changes.touchedIds];
   const source = await RowSource.open(db, batch);
   // Services written here, as served: their services at location are taken from them without a read (up
@@ -101,7 +103,7 @@ export async function materialize(
         root,
         chunk,
         { source, services, changes, now, refresh, beforeWrite, fingerprints },
-        result.warnings,
+        result,
       );
       result.written.set(root, (result.written.get(root) ?? 0) + written);
       if (root === 'service') changedServices.push(...changed);
@@ -129,10 +131,10 @@ async function rebuild(
   root: RootEntity,
   ids: string[],
   { source, services, changes, now, refresh, beforeWrite, fingerprints }: Rebuild,
-  warnings: string[],
+  { warnings, fingerprinted }: Pick<MaterializeResult, 'warnings' | 'fingerprinted'>,
 ): Promise<RebuildResult> {
   const collection = db.collection(documentCollection[root]);
-  const composed: Map<string, ComposedPairing> =
+  const composed: Map<string, Composed> =
     root === 'service_at_location'
       ? await composeServiceAtLocations(db, source, ids, services)
       : new Map([...(await composeRoots(source, root, ids))].map(([id, document]) => [id, { document }]));
@@ -191,6 +193,7 @@ async function rebuild(
     const full = storedDocument(root, document, bookkeeping, contentJson);
     if (root === 'service' && services.size < MAX_FRESH_SERVICES)
       services.set(id, { document, alone: full.alone! });
+    if (fingerprint !== undefined) fingerprinted.add(id);
     operations.push(before ? replacing('id', full.stored) : { insertOne: { document: full.stored } });
   }
   if (operations.length > 0) {

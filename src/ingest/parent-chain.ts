@@ -125,7 +125,8 @@ export async function withAncestors(
       if (parentKeys.get(ref.entity)!.length === 0) continue;
       const row = rows.get(ref.entity)?.get(ref.id);
       if (row) next.push(...parentsOf(ref.entity, row));
-      else unread.set(ref.entity, [...(unread.get(ref.entity) ?? []), ref.id]);
+      else if (unread.has(ref.entity)) unread.get(ref.entity)!.push(ref.id);
+      else unread.set(ref.entity, [ref.id]);
     }
     const read = await Promise.all(
       [...unread].map(async ([entity, wanted]) => {

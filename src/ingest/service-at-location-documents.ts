@@ -13,8 +13,11 @@ export interface FreshService {
   alone: string;
 }
 
-/** A service at location's record, and its service's JSON as it is spliced in when read (if it has one). */
-export interface ComposedPairing {
+/**
+ * A composed record; for a service at location, also its service's JSON as it is spliced in when read (if it
+ * has one).
+ */
+export interface Composed {
   document: Json;
   serviceAlone?: string;
 }
@@ -32,7 +35,7 @@ export async function composeServiceAtLocations(
   source: RowSource,
   ids: string[],
   fresh: ReadonlyMap<string, FreshService>,
-): Promise<Map<string, ComposedPairing>> {
+): Promise<Map<string, Composed>> {
   const rows = await source.byIds('service_at_location', ids);
   const services = new Map<string, FreshService>();
   const unread = new Set<string>();
@@ -54,7 +57,7 @@ export async function composeServiceAtLocations(
     }
   }
 
-  const documents = new Map<string, ComposedPairing>();
+  const documents = new Map<string, Composed>();
   for (const row of rows) {
     const service = typeof row.service_id === 'string' ? services.get(row.service_id) : undefined;
     const pairings = service?.document.service_at_locations as Json[] | undefined;

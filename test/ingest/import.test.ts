@@ -99,6 +99,16 @@ describe('importing records', () => {
     expect(served(await db.collection('organizations').findOne({ id: ORG }))).not.toHaveProperty('services');
   });
 
+  it('serves a service at location whose service is not stored as its own part, without the service', async () => {
+    await importLines(db, [organization(), service()]);
+    expect(await findSal()).toMatchObject({ id: SAL, location: { id: LOC }, service: { id: SVC } });
+    // As when its service is left out for its size: its own part is stored whole, the service spliced in.
+    await db.collection('services').deleteOne({ id: SVC });
+    const sal = await findSal();
+    expect(sal).toMatchObject({ id: SAL, service_id: SVC, location: { id: LOC, name: 'Central Library' } });
+    expect(sal).not.toHaveProperty('service');
+  });
+
   it('keeps extension fields', async () => {
     await importLines(db, [
       service({ x_eligibility_code: 'A7', phones: [{ id: PHONE_A, number: '1', x_tty: true }] }),
