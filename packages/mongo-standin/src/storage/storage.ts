@@ -42,6 +42,11 @@ const WRITE_FLAGS =
 const MAX_TABLES = 10_000;
 /** Below this much free space a failed commit is put down to a full disk (ENOSPC shows as EIO). */
 const LOW_SPACE_BYTES = 64 * 1024 * 1024;
+/** Below this much free space no write is started. */
+const FULL_DISK_BYTES = 1024 * 1024;
+
+const noSpaceMessage = (dataDir: string, free: number) =>
+  `No space left on device for ${dataDir} (${free} bytes free): the write was not applied; free some space and retry`;
 const CATALOG = 'catalog';
 /** The catalog's own record: the format and the counter naming new tables. */
 const META_KEY = '\u0000meta';
@@ -156,6 +161,10 @@ export class Storage {
    * unobserved when a commit fails.
    */
   write<T>(work: () => T): T {
+    // Not started on a full disk: LMDB spilling a transaction's pages there can abort the whole process
+    // (seen: "mdb_page_spill error 28", then heap corruption), where a refusal loses nothing.
+    const free = this.freeBytes();
+    if (free < FULL_DISK_BYTES) throw outOfDiskSpace(noSpaceMessage(this.dataDir, free));
     try {
       return this.env.transactionSync(work, WRITE_FLAGS);
     } catch (error) {
@@ -180,19 +189,19 @@ export class Storage {
    */
   private commitFailure(error: unknown): unknown {
     if (!isCommitFailure(error)) return error;
-    const space = (() => {
-      try {
-        return statfsSync(this.dataDir);
-      } catch {
-        return undefined;
-      }
-    })();
-    const free = space ? space.bavail * space.bsize : Infinity;
-    if (free < LOW_SPACE_BYTES)
-      return outOfDiskSpace(
-        `No space left on device for ${this.dataDir} (${free} bytes free): the write was not applied; free some space and retry`,
-      );
+    const free = this.freeBytes();
+    if (free < LOW_SPACE_BYTES) return outOfDiskSpace(noSpaceMessage(this.dataDir, free));
     return internalError(`the write could not be made durable and was not applied: ${error.message}`);
+  }
+
+  /** Free space on the data directory's file system (Infinity when it cannot be told). */
+  private freeBytes(): number {
+    try {
+      const space = statfsSync(this.dataDir);
+      return space.bavail * space.bsize;
+    } catch {
+      return Infinity;
+    }
   }
 
   /** Sizes of the environment and of one table (pages of `pageSize` bytes). */
