@@ -7,6 +7,7 @@
  * test says so and is skipped.
  */
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,7 +53,8 @@ describe('a full disk', () => {
       await writeFile(filler, Buffer.alloc(3 * 1024 * 1024));
       let harness = await startHarness(dataDir);
       let docs = harness.client.db('full').collection<{ _id: number; text: string }>('docs');
-      const text = 'x'.repeat(200_000);
+      // Random, so that compression cannot make it small.
+      const text = randomBytes(150_000).toString('base64');
       const acknowledged: number[] = [];
       let refusal: unknown;
       for (let i = 0; i < 200 && refusal === undefined; i++) {
@@ -95,6 +97,32 @@ describe('a full disk', () => {
   );
 });
 
+describe('documents', () => {
+  it('are stored compressed and read back whole, before and after a restart', async () => {
+    const dataDir = await makeDataDir();
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    const words = ['food', 'pantry', 'shelter', 'open', 'weekdays', 'Seattle', 'services'];
+    const docs = Array.from({ length: 200 }, (_, i) => ({
+      _id: i,
+      text: Array.from({ length: 400 }, (_, j) => words[(i + j * 7) % words.length]).join(' '),
+      small: { i },
+    }));
+    let harness = await startHarness(dataDir);
+    await harness.client.db('packed').collection<(typeof docs)[number]>('docs').insertMany(docs);
+    const stats = await harness.client.db('packed').command({ collStats: 'docs' });
+    // Text of a few repeated words packs to a fraction of its BSON size.
+    expect(stats.storageSize).toBeLessThan(stats.size / 3);
+    await harness.stop();
+    harness = await startHarness(dataDir);
+    try {
+      const read = await harness.client.db('packed').collection('docs').find().sort({ _id: 1 }).toArray();
+      expect(read).toEqual(docs);
+    } finally {
+      await harness.stop();
+    }
+  });
+});
+
 describe('a data directory', () => {
   it('in the earlier journal format is refused with a message saying what to do', async () => {
     const dataDir = await makeDataDir();
@@ -102,6 +130,21 @@ describe('a data directory', () => {
     await writeFile(join(dataDir, 'hsds.journal'), Buffer.alloc(16));
     await expect(startStandin({ port: 0, dataDir })).rejects.toThrow(
       /earlier format \(hsds\.journal\).*move the directory away.*import your data again/,
+    );
+  });
+
+  it('written by the earlier LMDB format (documents uncompressed) is refused, saying to import again', async () => {
+    const dataDir = await makeDataDir();
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    const server = await startStandin({ port: 0, dataDir });
+    await server.close();
+    const env = open({ path: dataDir, maxDbs: 16 });
+    env
+      .openDB({ name: 'catalog', encoding: 'binary' })
+      .putSync('\u0000meta', Buffer.from(BSON.serialize({ format: 1, nextTable: 1 })));
+    await env.close();
+    await expect(startStandin({ port: 0, dataDir })).rejects.toThrow(
+      /earlier format 1.*move the directory away.*import your data again/,
     );
   });
 

@@ -50,7 +50,14 @@ const noSpaceMessage = (dataDir: string, free: number) =>
 const CATALOG = 'catalog';
 /** The catalog's own record: the format and the counter naming new tables. */
 const META_KEY = '\u0000meta';
-const FORMAT = 1;
+/** 2: documents above `COMPRESSION` bytes stored LZ4-compressed (format 1 stored them as they came). */
+const FORMAT = 2;
+/**
+ * Documents are LZ4-compressed by LMDB above this size, as MongoDB's storage engine compresses its
+ * blocks: served JSON text and the words it repeats shrink to about half, which the data directory and
+ * the page cache both feel. Below this, LZ4 has too little to work with.
+ */
+const COMPRESSION = { threshold: 200 };
 
 /** Files of the stand-in's earlier storage (a snapshot and journal per database), which this one does not read. */
 const EARLIER_FORMAT = /\.(journal|snapshot)$/;
@@ -94,9 +101,12 @@ export class Storage {
         storage.catalog.putSync(META_KEY, Buffer.from(encodeDocument({ format: FORMAT, nextTable: 1 }))),
       );
     } else if (decodeDocument(meta).format !== FORMAT) {
+      const format = decodeDocument(meta).format as number;
       await env.close();
       throw new UnreadableDataDir(
-        `${dataDir} holds data in a format this version of the stand-in does not read`,
+        format < FORMAT
+          ? `${dataDir} holds data in the stand-in's earlier format ${format}, which this version does not read: move the directory away (or delete it) and import your data again`
+          : `${dataDir} holds data in a format this version of the stand-in does not read`,
       );
     }
     return storage;
@@ -131,7 +141,9 @@ export class Storage {
   }
 
   documents(name: string): DocumentTable {
-    return this.table(name, () => this.env.openDB({ name, encoding: 'binary' })) as DocumentTable;
+    return this.table(name, () =>
+      this.env.openDB({ name, encoding: 'binary', compression: COMPRESSION }),
+    ) as DocumentTable;
   }
 
   index(name: string): IndexTable {
