@@ -45,8 +45,12 @@ export const collectionIndexes: Record<string, IndexDescription[]> = {
   // The unique login index is what settles two concurrent creations of one login (E11000, then 409).
   [USERS]: [byId, { key: { login: 1 }, name: 'login_1', unique: true }],
   [ACCESS_ENTRIES]: [byId, ...ascending('user_id')],
+  // Sparse: a row has one or two of its entity's foreign keys, and a lookup is always by a parent's id.
   ...Object.fromEntries(
-    entityTypes.map((entity) => [rowCollection(entity), ascending(...foreignKeysOf(entity))]),
+    entityTypes.map((entity) => [
+      rowCollection(entity),
+      ascending(...foreignKeysOf(entity)).map((index) => ({ ...index, sparse: true })),
+    ]),
   ),
   // Meta entries: by id, newest first (the list order), and the Waiting ones the import sweep looks for.
   [META_ENTRIES]: [

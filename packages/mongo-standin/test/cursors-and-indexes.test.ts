@@ -150,4 +150,30 @@ describe('explain', () => {
       db.command({ explain: { aggregate: 'things', pipeline: [], cursor: {} }, verbosity: 'queryPlanner' }),
     ).rejects.toMatchObject({ codeName: 'CommandNotFound' });
   });
+
+  it('answers equality and $in of values from a sparse index, and null (missing included) by a scan', async () => {
+    const links = h.client.db('plans').collection<{ _id: number; parent?: string | null }>('links');
+    await links.createIndex({ parent: 1 }, { sparse: true });
+    await links.insertMany([
+      { _id: 1, parent: 'a' },
+      { _id: 2, parent: 'b' },
+      { _id: 3 },
+      { _id: 4, parent: null },
+    ]);
+    const planOf = async (filter: object) =>
+      (await h.client.db('plans').command({ explain: { find: 'links', filter }, verbosity: 'queryPlanner' }))
+        .queryPlanner.winningPlan;
+    const ids = async (filter: object) =>
+      (await links.find(filter).sort({ _id: 1 }).toArray()).map((d) => d._id);
+    expect(await planOf({ parent: { $in: ['a', 'b'] } })).toEqual({
+      stage: 'FETCH',
+      inputStage: { stage: 'IXSCAN', indexName: 'parent_1' },
+    });
+    expect(await ids({ parent: { $in: ['a', 'b'] } })).toEqual([1, 2]);
+    expect(await ids({ parent: 'b' })).toEqual([2]);
+    // The index has no entry for _id 3: null must not be answered from it.
+    expect(await planOf({ parent: null })).toEqual({ stage: 'COLLSCAN' });
+    expect(await ids({ parent: null })).toEqual([3, 4]);
+    expect(await ids({ parent: { $in: ['a', null] } })).toEqual([1, 3, 4]);
+  });
 });

@@ -52,6 +52,15 @@ export class CollectionIndex {
     return this.isHashed && !this.spec.sparse && !this.partialFilter;
   }
 
+  /**
+   * Whether lookups of these values return every document holding one of them: a sparse index leaves
+   * out only documents without the field, which no value but null matches.
+   */
+  holdsAll(values: readonly unknown[]): boolean {
+    if (this.isComplete) return true;
+    return this.isHashed && !this.partialFilter && values.every((value) => value !== null);
+  }
+
   /** The keys a document has in this index; multikey fields give one key per element. */
   private keyEntries(doc: Document): KeyEntry[] {
     if (!this.isHashed) return [];

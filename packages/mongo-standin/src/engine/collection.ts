@@ -251,22 +251,25 @@ export class Collection {
         continue;
       }
       if (field.startsWith('$')) continue;
-      const index = [...this.indexes.values()].find(
-        (candidate) => candidate.isComplete && candidate.fields.length === 1 && candidate.fields[0] === field,
-      );
-      if (!index) continue;
+      const indexFor = (values: unknown[]) =>
+        [...this.indexes.values()].find(
+          (candidate) =>
+            candidate.fields.length === 1 && candidate.fields[0] === field && candidate.holdsAll(values),
+        );
       const anyOf = equalityValues(condition);
-      if (anyOf) {
+      const index = anyOf && indexFor(anyOf);
+      if (anyOf && index) {
         const ids = new Set<number>();
         for (const value of anyOf) for (const id of index.lookup(value)) ids.add(id);
         consider({ indexName: index.spec.name, ids });
       }
       const allOf = allValues(condition);
-      if (allOf) {
+      const allIndex = allOf && indexFor(allOf);
+      if (allOf && allIndex) {
         // A document holding every value is under each value's key: intersect them.
-        const [first, ...rest] = allOf.map((value) => new Set<number>(index.lookup(value)));
+        const [first, ...rest] = allOf.map((value) => new Set<number>(allIndex.lookup(value)));
         const ids = new Set([...first!].filter((id) => rest.every((under) => under.has(id))));
-        consider({ indexName: index.spec.name, ids });
+        consider({ indexName: allIndex.spec.name, ids });
       }
     }
     return best;
