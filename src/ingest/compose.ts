@@ -4,7 +4,7 @@ import type { RowSource } from './row-source.ts';
 import type { Json } from '../json.ts';
 
 /** Fields of a row that are bookkeeping, not HSDS. */
-const BOOKKEEPING = ['_id', '_hash', '_position'] as const;
+const BOOKKEEPING = ['_id', '_position'] as const;
 
 /**
  * Builds the fully nested documents of some roots from the normalized rows, a level at a time: one query

@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
 import { entityTypes, relations, type EntityType } from '../hsds/entities.ts';
 import { rowCollection } from '../db/collections.ts';
-import type { Row } from './row.ts';
+import { loadedRow, type Row, type StoredRow } from './row.ts';
 
 /**
  * The rows an import batch has just written, as written, and the child lists it gave in full
@@ -127,8 +127,8 @@ export class RowSource {
     return grouped;
   }
 
-  private find(entity: EntityType, filter: Record<string, unknown>): Promise<Row[]> {
-    return this.db.collection<Row>(rowCollection(entity)).find(filter).toArray();
+  private async find(entity: EntityType, filter: Record<string, unknown>): Promise<Row[]> {
+    return (await this.db.collection<StoredRow>(rowCollection(entity)).find(filter).toArray()).map(loadedRow);
   }
 }
 

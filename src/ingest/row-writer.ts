@@ -9,7 +9,7 @@ import {
   type RootEntity,
 } from '../hsds/entities.ts';
 import { rowCollection } from '../db/collections.ts';
-import { rowHash, type Row, type RowWrite } from './row.ts';
+import { loadedRow, sameRow, storedRow, type Row, type RowWrite, type StoredRow } from './row.ts';
 import { bulkWriteWithRemedies, replaceDuplicate, replacing } from './bulk-writes.ts';
 import { childListKey, type BatchRows } from './row-source.ts';
 import { isListedInDeps, parentsOf, withAncestors, type EntityRef } from './parent-chain.ts';
@@ -102,8 +102,7 @@ export async function planRowChanges(db: Db, batch: Decomposition[]): Promise<Ro
   for (const [entity, rows] of finals) {
     for (const [id, row] of rows) {
       const before = existing.get(entity)?.get(id);
-      row._hash = rowHash(row);
-      if (before?._hash === row._hash) continue;
+      if (before && sameRow(before, row)) continue;
       if (!writes.has(entity)) writes.set(entity, []);
       writes.get(entity)!.push(row);
       changes.changedRows.add(entityKey(entity, id));
@@ -137,11 +136,13 @@ export async function applyRowChanges(
   newRows: ReadonlySet<string>,
 ): Promise<void> {
   for (const [entity, rows] of rowWriteSequence(writes)) {
-    const operations: AnyBulkWriteOperation<Row>[] = rows.map((row) =>
-      newRows.has(entityKey(entity, row.id)) ? { insertOne: { document: row } } : replacing('_id', row),
+    const operations: AnyBulkWriteOperation<StoredRow>[] = rows.map((row) =>
+      newRows.has(entityKey(entity, row.id))
+        ? { insertOne: { document: storedRow(row) } }
+        : replacing('_id', storedRow(row)),
     );
-    const collection = db.collection<Row>(rowCollection(entity));
-    await bulkWriteWithRemedies(collection, operations, replaceDuplicate<Row>('_id'));
+    const collection = db.collection<StoredRow>(rowCollection(entity));
+    await bulkWriteWithRemedies(collection, operations, replaceDuplicate<StoredRow>('_id'));
   }
 }
 
@@ -185,9 +186,7 @@ function finalRow(entity: EntityType, stored: Row | undefined, incoming: Incomin
   const { row, mode } = incoming;
   if (!stored) return row;
   if (mode !== 'merge') return keeping(keptBy(entity, incoming), stored, row);
-  const merged: Row = { ...stored, ...row };
-  delete merged._hash;
-  return merged;
+  return { ...stored, ...row };
 }
 
 /**
@@ -281,7 +280,6 @@ async function detachMissingChildren(
       const linkedAt = setAt.get(entityKey(entity, id))?.get(foreignKey) ?? -1;
       if (list && !list.ids.has(id) && linkedAt <= list.at) {
         delete row[foreignKey];
-        delete row._hash;
         finals.get(entity)!.set(id, row);
         // The parent's record changed only if the stored row was in its list.
         if (stored?.[foreignKey] === parentId) shrunk.add(parentId);
@@ -296,6 +294,6 @@ async function loadRows(
   entity: EntityType,
   filter: Record<string, unknown>,
 ): Promise<Map<string, Row>> {
-  const rows = await db.collection<Row>(rowCollection(entity)).find(filter).toArray();
-  return new Map(rows.map((row) => [row._id, row]));
+  const rows = await db.collection<StoredRow>(rowCollection(entity)).find(filter).toArray();
+  return new Map(rows.map((row) => [row._id, loadedRow(row)]));
 }

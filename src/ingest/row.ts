@@ -2,7 +2,20 @@ import { createHash } from 'node:crypto';
 import type { EntityType } from '../hsds/entities.ts';
 
 /** One normalized record: an entity's own single-valued fields plus the foreign keys tying it to parents. */
-export type Row = { _id: string; id: string; _position?: number; _hash?: string } & Record<string, unknown>;
+export type Row = { _id: string; id: string; _position?: number } & Record<string, unknown>;
+
+/** A row as stored: its `id` is its `_id`, kept once. */
+export type StoredRow = { _id: string; _position?: number } & Record<string, unknown>;
+
+export function storedRow(row: Row): StoredRow {
+  const stored: Partial<Row> = { ...row };
+  delete stored.id;
+  return stored as StoredRow;
+}
+
+/** A stored row with its `id` back, second as it was given (composed documents keep the rows' field order). */
+export const loadedRow = (stored: StoredRow): Row =>
+  Object.assign({ _id: stored._id, id: stored._id }, stored);
 
 /**
  * How a row arrives from the input. `replace`: the input gives the whole entity (a record, or an item of a
@@ -31,12 +44,8 @@ export interface ChildList {
   ids: string[];
 }
 
-const INTERNAL = new Set(['_id', '_hash']);
-
-/** A stable digest of a row's content, so an import can tell unchanged rows and skip writing them. */
-export function rowHash(row: Record<string, unknown>): string {
-  return createHash('sha1').update(canonicalJson(row, INTERNAL)).digest('base64url');
-}
+/** Whether two rows hold the same content whatever their fields' order, so an import skips writing it. */
+export const sameRow = (a: Row, b: Row): boolean => canonicalJson(a) === canonicalJson(b);
 
 /**
  * A digest of a composed document, given as its JSON text. Documents are composed from stored rows in a
@@ -47,11 +56,11 @@ export function documentHash(json: string): string {
 }
 
 /** JSON with object keys sorted, so equal content gives equal text whatever the key order. */
-export function canonicalJson(value: unknown, skipKeys: ReadonlySet<string> = new Set()): string {
+function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item)).join(',')}]`;
   if (value !== null && typeof value === 'object' && !(value instanceof Date)) {
     const entries = Object.keys(value)
-      .filter((key) => !skipKeys.has(key) && (value as Record<string, unknown>)[key] !== undefined)
+      .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
       .sort()
       .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
     return `{${entries.join(',')}}`;

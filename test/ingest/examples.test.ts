@@ -199,7 +199,7 @@ describe.skipIf(!hasExamples)(
         expect(await row('taxonomy_term')).toMatchObject({
           taxonomy_id: '07ff6aee-a219-438c-b694-d2fcb6c5373b',
         });
-        expect(await row('taxonomy')).toMatchObject({ id: '5c4d79d7-cc55-470e-9f1f-8cad074e4892' });
+        expect(await row('taxonomy')).toMatchObject({ _id: '5c4d79d7-cc55-470e-9f1f-8cad074e4892' });
         expect(await row('organization')).toMatchObject({ tax_id: 'tax_id' });
         for (const file of FULL_EXAMPLES) expect(JSON.stringify(readExample(file))).not.toContain('"tax_id"');
       });

@@ -47,8 +47,11 @@ async function* records(beforeService: (n: number) => Promise<void> | void = () 
   }
 }
 
+/** The ids of a collection's documents or rows (whose `id` is their `_id`). */
 const ids = async (db: Db, collection: string) =>
-  (await db.collection(collection).find().sort({ id: 1 }).toArray()).map((document) => document.id as string);
+  (await db.collection(collection).find().toArray())
+    .map((document) => (document.id ?? document._id) as string)
+    .sort();
 const pendingCount = (db: Db) => db.collection(PENDING_COLLECTION).countDocuments();
 
 describe('an import whose lease is lost', () => {

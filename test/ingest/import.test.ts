@@ -431,8 +431,8 @@ describe('changes reach every document that embeds them', () => {
     expect(stored).not.toHaveProperty('phones');
     expect(stored?.service_at_locations[0].location.phones).toEqual([{ ...sharedPhone, location_id: LOC }]);
     // Rows are kept, unlinked from the service (nothing acknowledged is deleted).
-    expect(await phones.findOne({ id: PHONE_A })).not.toHaveProperty('service_id');
-    expect(await phones.findOne({ id: PHONE_B })).toMatchObject({ location_id: LOC });
+    expect(await phones.findOne({ _id: PHONE_A as never })).not.toHaveProperty('service_id');
+    expect(await phones.findOne({ _id: PHONE_B as never })).toMatchObject({ location_id: LOC });
     // Nothing left to change: the same data again is unchanged.
     expect(await importLines(db, [withSharedPhone([])])).toMatchObject({ updated: 0, unchanged: 1 });
   });
@@ -442,7 +442,9 @@ describe('changes reach every document that embeds them', () => {
     // One service inserted: the second copy counts for nothing more (it was counted inserted twice).
     expect(await importLines(db, twice)).toMatchObject({ inserted: 1, updated: 0, unchanged: 1 });
     expect(await findService()).not.toHaveProperty('phones');
-    expect(await db.collection('records.phone').findOne({ id: PHONE_A })).not.toHaveProperty('service_id');
+    expect(await db.collection('records.phone').findOne({ _id: PHONE_A as never })).not.toHaveProperty(
+      'service_id',
+    );
     // As when the copies come in separate batches; and the same data again changes nothing.
     const separately = await openIndexedDatabase(testDatabase);
     try {
@@ -486,10 +488,10 @@ describe('changes reach every document that embeds them', () => {
     expect(report).toMatchObject({ updated: 1 });
     expect(await findSal()).toBeNull();
     expect(await findService()).not.toHaveProperty('service_at_locations');
-    expect(await db.collection('records.service_at_location').findOne({ id: SAL })).not.toHaveProperty(
-      'service_id',
-    );
-    expect(await db.collection('records.location').findOne({ id: LOC })).not.toBeNull();
+    expect(
+      await db.collection('records.service_at_location').findOne({ _id: SAL as never }),
+    ).not.toHaveProperty('service_id');
+    expect(await db.collection('records.location').findOne({ _id: LOC as never })).not.toBeNull();
     // Listed again, it is served again.
     await importLines(db, [service()]);
     expect(await findSal()).toMatchObject({ service: { id: SVC } });
@@ -577,7 +579,7 @@ describe('documents the database cannot take', () => {
     // The version stored before no longer says what the rows say: it is removed, not served stale.
     expect(await findService()).toBeNull();
     expect(await findService(SVC2)).not.toBeNull();
-    const row = await db.collection('records.service').findOne({ id: SVC });
+    const row = await db.collection('records.service').findOne({ _id: SVC as never });
     expect(row?.description).toBe(hugeDescription);
     expect(await db.collection('import.pending').countDocuments()).toBe(0);
 
@@ -595,7 +597,9 @@ describe('documents the database cannot take', () => {
     await db
       .collection('services')
       .createIndex({ 'organization.id': 1, service: 1 }, { unique: true, name: 'one_per_organization' });
-    await db.collection('records.service').updateOne({ id: SVC2 }, { $set: { organization_id: ORG } });
+    await db
+      .collection('records.service')
+      .updateOne({ _id: SVC2 as never }, { $set: { organization_id: ORG } });
     await recordPending(db, {
       touchedIds: new Set([SVC2]),
       changedRows: new Set([`service:${SVC2}`]),

@@ -34,11 +34,12 @@ async function seeded(): Promise<Db> {
 async function someOrganization(db: Db): Promise<Document> {
   const [row] = await db
     .collection(rowCollection('organization'))
-    .find({}, { projection: { _id: 0, _hash: 0, _position: 0 } })
+    .find({}, { projection: { _position: 0 } })
     .sort({ _id: 1 })
     .limit(1)
     .toArray();
-  return row!;
+  const { _id: id, ...fields } = row!;
+  return { id, ...fields };
 }
 
 const allDocuments = (directory: Record<string, Document[]>) => Object.values(directory).flat();

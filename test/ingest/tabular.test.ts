@@ -589,8 +589,8 @@ describe('importing a tabular-form package', () => {
     expect(report.warnings).toContainEqual(
       expect.stringContaining(`${join(dir, 'widgets.csv')}: table widget`),
     );
-    const stored = await db.collection(rowCollection('service')).find({}).sort({ id: 1 }).toArray();
-    expect(stored.map((row) => [row.id, row.minimum_age])).toEqual([
+    const stored = await db.collection(rowCollection('service')).find({}).sort({ _id: 1 }).toArray();
+    expect(stored.map((row) => [row._id, row.minimum_age])).toEqual([
       [SERVICE_A, 12],
       [SERVICE_C, undefined],
     ]);
@@ -649,7 +649,7 @@ describe('importing a tabular-form package', () => {
     // The phone moves from the service to the location; then the service loses its organization.
     expect(await load(tables(`,${LOCATION}`, ORGANIZATION))).toMatchObject({ updated: 1, unchanged: 3 });
     expect(await service()).not.toHaveProperty('phones');
-    const phoneRow = await db.collection(rowCollection('phone')).findOne({ id: PHONE });
+    const phoneRow = await db.collection(rowCollection('phone')).findOne({ _id: PHONE as never });
     expect(phoneRow).toMatchObject({ location_id: LOCATION });
     expect(phoneRow).not.toHaveProperty('service_id');
     expect(await load(tables(`,${LOCATION}`, ''))).toMatchObject({ updated: 1, unchanged: 3 });

@@ -80,11 +80,7 @@ const organization = {
 async function directory(db: Db) {
   const rows: Record<string, unknown[]> = {};
   for (const entity of entityTypes) {
-    rows[entity] = await db
-      .collection(rowCollection(entity))
-      .find({}, { projection: { _hash: 0 } })
-      .sort({ _id: 1 })
-      .toArray();
+    rows[entity] = await db.collection(rowCollection(entity)).find({}).sort({ _id: 1 }).toArray();
   }
   return { rows, documents: await servedHashes(db) };
 }

@@ -90,7 +90,9 @@ describe('POST /import?wait=true', () => {
     const response = await post('?wait=true&dry_run=true', JSON.stringify(record), 'application/json');
     expect(await response.json()).toMatchObject({ dryRun: true, inserted: 1 });
     expect((await getService(record.id)).status).toBe(404);
-    expect(await app.database.db.collection('records.service').findOne({ id: record.id })).toBeNull();
+    expect(
+      await app.database.db.collection('records.service').findOne({ _id: record.id as never }),
+    ).toBeNull();
   });
 
   it('takes its flags in every spelling of a flag, in any case', async () => {
