@@ -11,7 +11,7 @@ import { withinCircle } from './postcode-query.ts';
 import { fullProjection } from '../db/served-fields.ts';
 import { servedBytes, storedBytes, storesWholeRecord } from '../db/served-bytes.ts';
 import { isJsonObject } from '../json.ts';
-import { OWN_FORM, splicedRecords } from '../db/spliced-service.ts';
+import { ownForm, splicedRecords, type SplicedForm } from '../db/spliced-service.ts';
 
 const COMMA = Buffer.from(',');
 const PAGE_END = Buffer.from(']}');
@@ -82,22 +82,16 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
       ctx.body = { ...pageHeader(total, page, perPage, contents.length), contents };
       return;
     }
-    // The form stored with each record: `_json` whole (a service at location's with its service spliced
-    // in), `_item` as a list item.
+    // The form stored with each record: `_json` whole, `_item` as a list item (a service at location's
+    // with its service spliced in).
     const field = parameters.full === true ? '_json' : '_item';
-    const splicing = field === '_json' && endpoint.entity === 'service_at_location';
-    const served = splicing ? { _id: 0, ...OWN_FORM } : { _id: 0, [field]: 1 };
+    const batchSize = field === '_json' ? STREAM_BATCH.full : STREAM_BATCH.item;
+    const splicing = endpoint.entity === 'service_at_location';
+    const served = splicing ? { _id: 0, ...ownForm(field) } : { _id: 0, [field]: 1 };
     const forms = (cursor: AsyncIterable<Document>) =>
-      splicing ? splicedForms(context.db, cursor) : storedForms(field, cursor);
+      splicing ? splicedForms(context.db, cursor, field, batchSize) : storedForms(field, cursor);
     if (parameters.format === 'ndjson') {
-      return await sendNdjson(
-        ctx,
-        forms(
-          open(context, endpoint, query, served, {
-            batchSize: field === '_json' ? STREAM_BATCH.full : STREAM_BATCH.item,
-          }),
-        ),
-      );
+      return await sendNdjson(ctx, forms(open(context, endpoint, query, served, { batchSize })));
     }
     const [total, items] = await Promise.all([
       count(),
@@ -114,10 +108,15 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
 const storedForms = (field: '_json' | '_item', cursor: AsyncIterable<Document>) =>
   mapped(cursor, (document) => new SerializedJson(storedBytes(document[field])));
 
-/** Services at location whole: a batch at a time, each batch's services read with one query and spliced in. */
-async function* splicedForms(db: Db, cursor: AsyncIterable<Document>): AsyncGenerator<SerializedJson> {
-  for await (const pairings of chunked(cursor, STREAM_BATCH.full)) {
-    for (const record of await splicedRecords(db, pairings)) yield new SerializedJson(record);
+/** Services at location: a batch at a time, each batch's services read with one query and spliced in. */
+async function* splicedForms(
+  db: Db,
+  cursor: AsyncIterable<Document>,
+  form: SplicedForm,
+  batchSize: number,
+): AsyncGenerator<SerializedJson> {
+  for await (const pairings of chunked(cursor, batchSize)) {
+    for (const record of await splicedRecords(db, pairings, form)) yield new SerializedJson(record);
   }
 }
 

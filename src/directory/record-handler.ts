@@ -7,7 +7,7 @@ import { fullProjectionWithChangeTimes, takeChangeTimes } from '../db/served-fie
 import { storedBytes, storesWholeRecord } from '../db/served-bytes.ts';
 import { BatchedLookup } from '../db/batched-lookup.ts';
 import { documentCollection } from '../db/collections.ts';
-import { OWN_FORM, SERVICE_HEAD, servedRecord, serviceIdOf } from '../db/spliced-service.ts';
+import { ownForm, serviceForm, servedRecord, serviceIdOf } from '../db/spliced-service.ts';
 import { entityTag } from '../http/entity-tag.ts';
 import { latestTime } from './latest-time.ts';
 
@@ -19,7 +19,7 @@ import { latestTime } from './latest-time.ts';
 export function recordHandler(endpoint: Endpoint, { db }: QueryContext) {
   const splicing = endpoint.entity === 'service_at_location';
   const servedForms = new BatchedLookup(db, endpoint.collection, splicing ? PAIRING_FORM : SERVED_FORM);
-  const serviceHeads = new BatchedLookup(db, documentCollection.service, SERVICE_HEAD);
+  const serviceHeads = new BatchedLookup(db, documentCollection.service, serviceForm('_json'));
   return async (ctx: Context) => {
     const id = (ctx.params as { id: string }).id;
     const missing = () => notFound(`No ${endpoint.entity.replace(/_/g, ' ')} with id '${id}'.`);
@@ -57,7 +57,7 @@ export function recordHandler(endpoint: Endpoint, { db }: QueryContext) {
  */
 const SERVED_FORM = { _id: 0, id: 1, _json: 1, _etag: 1, _modified: 1, _changed: 1 };
 /** A service at location's: its own part and its service's id (its ETag is taken from the spliced bytes). */
-const PAIRING_FORM = { _id: 0, id: 1, ...OWN_FORM, _modified: 1, _changed: 1 };
+const PAIRING_FORM = { _id: 0, id: 1, ...ownForm('_json'), _modified: 1, _changed: 1 };
 
 /**
  * Last-Modified: the record's last_modified when it has one, else when its document (or, for an

@@ -214,7 +214,8 @@ async function rebuild(
  * forms and the fields their queries read, not the record's fields beside them: `_json` (the record as
  * served, with its strong ETag `_etag`) and `_item` (its list shape), serialized once here rather than on
  * every read. A service's `_json` puts its services at location last, `_head` bytes before them, and a
- * service at location's leaves its service out (spliced in when read: src/db/spliced-service.ts). The other
+ * service at location's `_json` and `_item` leave its service out (spliced in when read: see
+ * src/db/spliced-service.ts). The other
  * roots, few and small, keep the record's fields too, which their queries and joins read; organizations
  * have no whole served form: their `services` are joined when they are read.
  */
@@ -224,8 +225,8 @@ function storedDocument(
   bookkeeping: Document,
   contentJson: string,
 ): { stored: Document; alone?: string } {
-  const _item = servedBytes(JSON.stringify(listItemOf(root, document)));
   if (root === 'service') {
+    const _item = servedBytes(JSON.stringify(listItemOf(root, document)));
     const { service_at_locations: pairings, ...alone } = document;
     const aloneJson = JSON.stringify(alone);
     const json =
@@ -267,7 +268,7 @@ function storedDocument(
         ...bookkeeping,
         _deps: dependencyIds(root, own),
         _json: servedBytes(contentJson),
-        _item,
+        _item: servedBytes(JSON.stringify(listItemOf(root, own))),
       },
     };
   }
@@ -278,6 +279,7 @@ function storedDocument(
         return { _json, _etag: entityTag(_json) };
       })()
     : {};
+  const _item = servedBytes(JSON.stringify(listItemOf(root, document)));
   return { stored: { ...document, ...bookkeeping, _deps: dependencyIds(root, document), ...whole, _item } };
 }
 

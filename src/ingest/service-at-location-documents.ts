@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import { documentCollection } from '../db/collections.ts';
-import { SERVICE_HEAD } from '../db/spliced-service.ts';
+import { serviceForm } from '../db/spliced-service.ts';
 import { storedBytes } from '../db/served-bytes.ts';
 import { composeRoots } from './compose.ts';
 import { relations } from '../hsds/entities.ts';
@@ -48,7 +48,7 @@ export async function composeServiceAtLocations(
   if (unread.size > 0) {
     for await (const stored of db
       .collection(documentCollection.service)
-      .find({ id: { $in: [...unread] } }, { projection: SERVICE_HEAD })) {
+      .find({ id: { $in: [...unread] } }, { projection: serviceForm('_json') })) {
       const json = storedBytes(stored._json);
       services.set(stored.id as string, {
         document: JSON.parse(json.toString('utf8')) as Json,

@@ -83,6 +83,26 @@ describe('lists and paging', () => {
     expect(Object.keys(item).filter((key) => key.startsWith('_'))).toEqual([]);
   });
 
+  it("nests in each service at location's item its service's list item and its location", async () => {
+    const services = new Map(
+      (await getJson('/services?per_page=1000')).contents.map((item) => [item.id, item]),
+    );
+    const pairings = (await getJson('/service_at_locations?per_page=1000')).contents;
+    const streamed = (await (await fetch(`${app.url}/service_at_locations?format=ndjson`)).text())
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(streamed).toEqual(pairings);
+    expect(pairings.length).toBeGreaterThan(50);
+    for (const pairing of pairings) {
+      const service = pairing.service as Record<string, unknown>;
+      expect(service, `${String(pairing.id)}`).toEqual(services.get(pairing.service_id));
+      expect(pairing.location).toMatchObject({ id: pairing.location_id });
+      expect(pairing.location).not.toHaveProperty('phones');
+      expect(pairing).not.toHaveProperty('phones');
+    }
+  });
+
   it('never serves a stored internal field, at any depth, in any form', async () => {
     const lists = ['/services', '/organizations', '/service_at_locations', '/taxonomies', '/taxonomy_terms'];
     const targets = [
@@ -355,6 +375,17 @@ describe('served forms', () => {
     const stored = await app.database.db.collection('services').findOne({ id: SERVICE_WITH_FORMS });
     expect(stored?._json).toBeInstanceOf(Binary);
     expect(stored?._item).toBeInstanceOf(Binary);
+  });
+
+  it("of a service at location hold its own part only: its service's are spliced in when read", async () => {
+    const pairings = await app.database.db.collection('service_at_locations').find().toArray();
+    expect(pairings.length).toBeGreaterThan(50);
+    for (const pairing of pairings) {
+      for (const form of ['_json', '_item']) {
+        const own = JSON.parse(Buffer.from((pairing[form] as Binary).buffer).toString()) as object;
+        expect(own, `${String(pairing.id)} ${form}`).not.toHaveProperty('service');
+      }
+    }
   });
 });
 
