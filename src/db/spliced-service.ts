@@ -48,9 +48,10 @@ export async function splicedRecords(
   const serviceIds = [...new Set(pairings.flatMap(serviceIdOf))];
   const services = new Map<string, Document>();
   if (serviceIds.length > 0) {
+    // All in the first batch: a page's or a stream batch's services, which the caller sized.
     const found = db
       .collection(documentCollection.service)
-      .find({ id: { $in: serviceIds } }, { projection: serviceForm(form) });
+      .find({ id: { $in: serviceIds } }, { projection: serviceForm(form), batchSize: serviceIds.length });
     for await (const service of found) services.set(service.id as string, service);
   }
   return pairings.map((pairing) => servedRecord(pairing, services.get(serviceIdOf(pairing)[0]!), form));
