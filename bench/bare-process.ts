@@ -1,10 +1,11 @@
 /**
  * The baseline of bench/read.ts: a bare node:http server, in a process of its own like the app, that
  * answers each path with the bytes the app sent for it. Told to prime, it fetches those responses from the
- * app (every path the bench will ask for) and then serves them from memory, body and headers (all but
+ * app (every path the bench will ask it for) and then serves them from memory, body and headers (all but
  * those of the connection and the framing, which it sets itself, with a `Content-Length`): its load client
  * then reads the same responses as the app's and costs as much per request, so that the two rates differ
- * by the servers alone. Any other path is a 404.
+ * by the servers alone. For the loads of queries no cache has seen, the paths it is primed with are drawn
+ * from the same distribution as the app's, which the app is then never asked. Any other path is a 404.
  */
 import { once } from 'node:events';
 import { createServer } from 'node:http';

@@ -1,12 +1,14 @@
 /**
- * A small HTTP load client for the read bench: node:http with keep-alive (no load tool is installed), every
- * loop bounded in requests and seconds, every request in idle time. Requests carry no Accept-Encoding, so
- * the app and the bare server both send their bytes uncompressed.
+ * HTTP for the read bench: loads driven by autocannon (keep-alive connections, each request's path drawn
+ * when it is sent, latencies in autocannon's histograms), and a node:http client for what is not a load:
+ * fetching the responses the bare server replays, and reading a stream's body. Requests carry no
+ * Accept-Encoding, so the app and the bare server both send their bytes uncompressed.
  */
 import { Agent, request } from 'node:http';
+import autocannon from 'autocannon';
 
 /**
- * A request whose socket stays silent this long fails (and with it the bench): nothing waits forever. Long,
+ * A fetch whose socket stays silent this long fails (and with it the bench): nothing waits forever. Long,
  * because a list page on the stand-in can queue behind a dozen others that each take a second or more.
  */
 const IDLE_TIMEOUT_MS = 120_000;
@@ -28,32 +30,6 @@ const PER_MESSAGE_HEADERS = new Set([
   'transfer-encoding',
   'content-length',
 ]);
-
-export interface LoadOptions {
-  origin: string;
-  /** The path of each next request (a random one). */
-  nextPath: () => string;
-  concurrency: number;
-  maxRequests: number;
-  maxSeconds: number;
-}
-
-/** One run of a load: what was answered, and each request's latency. */
-export interface LoadRun {
-  requests: number;
-  seconds: number;
-  bytes: number;
-  latenciesMs: number[];
-}
-
-/** Runs of one load together: totals and latency percentiles over all their requests. */
-export interface LoadResult {
-  requests: number;
-  seconds: number;
-  bytes: number;
-  p50Ms: number;
-  p99Ms: number;
-}
 
 export interface StreamResult {
   bytes: number;
@@ -81,7 +57,7 @@ function get(url: URL, agent: Agent | false, onChunk: (chunk: Buffer) => void): 
   });
 }
 
-/** Fetches every path from `origin` into memory, `concurrency` at a time. */
+/** Fetches every path from `origin` into memory, `concurrency` at a time; fails unless each is a 200. */
 export async function fetchAll(
   origin: string,
   paths: readonly string[],
@@ -110,6 +86,12 @@ export async function fetchAll(
   return fetched;
 }
 
+/** The body of each path, parsed as JSON. */
+export async function fetchJson<T>(origin: string, paths: readonly string[], concurrency: number) {
+  const fetched = await fetchAll(origin, paths, concurrency);
+  return paths.map((path) => JSON.parse(fetched.get(path)!.body.toString('utf8')) as T);
+}
+
 /** Reads the whole body of `path` on a connection of its own, counting its bytes. */
 export async function streamBody(origin: string, path: string): Promise<StreamResult> {
   let bytes = 0;
@@ -118,58 +100,92 @@ export async function streamBody(origin: string, path: string): Promise<StreamRe
   return { bytes, seconds: (performance.now() - started) / 1000 };
 }
 
+export interface LoadOptions {
+  origin: string;
+  /** The path of each next request, drawn as it is sent. */
+  nextPath: () => string;
+  connections: number;
+  seconds: number;
+  /** A request unanswered this long counts as a timeout (and an error), and its connection is opened again. */
+  timeoutSeconds: number;
+}
+
 /**
- * Keeps `concurrency` requests in flight on as many keep-alive connections until `maxRequests` are sent
- * or `maxSeconds` have passed, and gives how many were answered, in how long, and each one's latency.
+ * One run of a load as autocannon gives it with `skipAggregateResult`: its counts, and its latency
+ * histogram encoded, so that runs can be merged (`combineLoads`).
+ */
+export interface LoadRun {
+  /** Responses received, whatever their status. */
+  totalCompletedRequests: number;
+  /** Requests sent, those left unanswered at the end of the run included. */
+  totalRequests: number;
+  /** Seconds, to the hundredth. */
+  duration: number;
+  /** Socket errors and timeouts. */
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  latencies: string;
+}
+
+/**
+ * Runs of one load together: their totals, and latency percentiles over all their responses (in whole
+ * milliseconds, as autocannon records them).
+ */
+export interface LoadResult {
+  /** Responses received, whatever their status. */
+  requests: number;
+  /** Socket errors, timeouts excluded. */
+  socketErrors: number;
+  timeouts: number;
+  non2xx: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
+/** What autocannon exports besides its main function and @types/autocannon does not declare. */
+const { aggregateResult } = autocannon as unknown as {
+  aggregateResult(runs: readonly LoadRun[], options: autocannon.Options): autocannon.Result;
+};
+
+/**
+ * Keeps `connections` keep-alive connections busy, one request in flight on each, for `seconds`, each
+ * request's path drawn from `nextPath` as it is sent.
  */
 export async function runLoad({
   origin,
   nextPath,
-  concurrency,
-  maxRequests,
-  maxSeconds,
+  connections,
+  seconds,
+  timeoutSeconds,
 }: LoadOptions): Promise<LoadRun> {
-  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
-  const latenciesMs: number[] = [];
-  let sent = 0;
-  let bytes = 0;
-  let failed = false;
-  const started = performance.now();
-  const deadline = started + maxSeconds * 1000;
-  const worker = async () => {
-    while (!failed && sent < maxRequests && performance.now() < deadline) {
-      sent += 1;
-      const requested = performance.now();
-      try {
-        await get(new URL(nextPath(), origin), agent, (chunk) => (bytes += chunk.length));
-      } catch (error) {
-        // The other workers stop too rather than run on to their bounds.
-        failed = true;
-        throw error;
-      }
-      latenciesMs.push(performance.now() - requested);
-    }
-  };
-  try {
-    await Promise.all(Array.from({ length: concurrency }, worker));
-  } finally {
-    agent.destroy();
-  }
-  return { requests: latenciesMs.length, seconds: (performance.now() - started) / 1000, bytes, latenciesMs };
+  const run = await autocannon({
+    url: origin,
+    connections,
+    duration: seconds,
+    timeout: timeoutSeconds,
+    // Counts and encoded histograms, merged by combineLoads.
+    skipAggregateResult: true,
+    requests: [{ setupRequest: (request) => ({ ...request, path: nextPath() }) }],
+  });
+  return run as unknown as LoadRun;
 }
 
+export const requestRate = (run: LoadRun) => run.totalCompletedRequests / run.duration;
+
 /** Runs of one load (rounds of it between others) as one: their totals, and percentiles of all latencies. */
-export function combineLoads(runs: readonly LoadRun[]): LoadResult {
-  const sorted = Float64Array.from(runs.flatMap((run) => run.latenciesMs)).sort();
-  // Nearest rank: the smallest latency that at least that fraction of the requests did not exceed.
-  const percentile = (fraction: number) =>
-    sorted[Math.max(0, Math.ceil(fraction * sorted.length) - 1)] ?? NaN;
-  const total = (field: 'requests' | 'seconds' | 'bytes') => runs.reduce((sum, run) => sum + run[field], 0);
+export function combineLoads(runs: readonly LoadRun[], origin: string): LoadResult {
+  const { latency } = aggregateResult(runs, { url: origin });
+  const total = (field: 'totalCompletedRequests' | 'errors' | 'timeouts' | 'non2xx') =>
+    runs.reduce((sum, run) => sum + run[field], 0);
   return {
-    requests: total('requests'),
-    seconds: total('seconds'),
-    bytes: total('bytes'),
-    p50Ms: percentile(0.5),
-    p99Ms: percentile(0.99),
+    requests: total('totalCompletedRequests'),
+    socketErrors: total('errors') - total('timeouts'),
+    timeouts: total('timeouts'),
+    non2xx: total('non2xx'),
+    p50Ms: latency.p50,
+    p99Ms: latency.p99,
+    maxMs: latency.max,
   };
 }
