@@ -11,7 +11,7 @@ import { storedBytes } from './served-bytes.ts';
  * them; its `_item` is nested whole. The served forms are spliced when read: the pairing's own part less
  * its closing brace, `,"service":`, the service's part, and the braces closing both.
  */
-export function spliceService(own: Buffer, serviceJson: Buffer, head: number): Buffer {
+function spliceService(own: Buffer, serviceJson: Buffer, head: number): Buffer {
   const empty = own.length <= 2; // `{}`: no field before `service`
   return Buffer.concat([
     own.subarray(0, own.length - 1),

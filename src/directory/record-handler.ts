@@ -19,7 +19,10 @@ import { latestTime } from './latest-time.ts';
 export function recordHandler(endpoint: Endpoint, { db }: QueryContext) {
   const splicing = endpoint.entity === 'service_at_location';
   const servedForms = new BatchedLookup(db, endpoint.collection, splicing ? PAIRING_FORM : SERVED_FORM);
-  const serviceHeads = new BatchedLookup(db, documentCollection.service, serviceForm('_json'));
+  // A service at location's service, read to be spliced in: the other endpoints need none.
+  const serviceHeads = splicing
+    ? new BatchedLookup(db, documentCollection.service, serviceForm('_json'))
+    : undefined;
   return async (ctx: Context) => {
     const id = (ctx.params as { id: string }).id;
     const missing = () => notFound(`No ${endpoint.entity.replace(/_/g, ' ')} with id '${id}'.`);
@@ -30,10 +33,10 @@ export function recordHandler(endpoint: Endpoint, { db }: QueryContext) {
       if (!stored) throw missing();
       setLastModified(ctx, latestTime(stored._modified) ?? latestTime(stored._changed));
       const [serviceId] = serviceIdOf(stored);
-      const body = splicing
+      const body = serviceHeads
         ? servedRecord(stored, serviceId === undefined ? null : await serviceHeads.find(serviceId))
         : storedBytes(stored._json);
-      ctx.state.entityTag = splicing ? entityTag(body) : stored._etag;
+      ctx.state.entityTag = serviceHeads ? entityTag(body) : stored._etag;
       ctx.type = 'application/json';
       ctx.body = body;
       return;

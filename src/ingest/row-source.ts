@@ -127,9 +127,14 @@ export class RowSource {
     return grouped;
   }
 
-  private async find(entity: EntityType, filter: Record<string, unknown>): Promise<Row[]> {
-    return (await this.db.collection<StoredRow>(rowCollection(entity)).find(filter).toArray()).map(loadedRow);
+  private find(entity: EntityType, filter: Record<string, unknown>): Promise<Row[]> {
+    return findRows(this.db, entity, filter);
   }
+}
+
+/** The rows of `entity` matching `filter`, each with its `id` given back. */
+export async function findRows(db: Db, entity: EntityType, filter: Record<string, unknown>): Promise<Row[]> {
+  return (await db.collection<StoredRow>(rowCollection(entity)).find(filter).toArray()).map(loadedRow);
 }
 
 const NO_BATCH: BatchRows = { rows: new Map(), completeLists: new Set() };

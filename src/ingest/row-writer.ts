@@ -9,9 +9,9 @@ import {
   type RootEntity,
 } from '../hsds/entities.ts';
 import { rowCollection } from '../db/collections.ts';
-import { loadedRow, sameRow, storedRow, type Row, type RowWrite, type StoredRow } from './row.ts';
+import { sameRow, storedRow, type Row, type RowWrite, type StoredRow } from './row.ts';
 import { bulkWriteWithRemedies, replaceDuplicate, replacing } from './bulk-writes.ts';
-import { childListKey, type BatchRows } from './row-source.ts';
+import { childListKey, findRows, type BatchRows } from './row-source.ts';
 import { isListedInDeps, parentsOf, withAncestors, type EntityRef } from './parent-chain.ts';
 
 export interface RowChanges {
@@ -294,6 +294,5 @@ async function loadRows(
   entity: EntityType,
   filter: Record<string, unknown>,
 ): Promise<Map<string, Row>> {
-  const rows = await db.collection<StoredRow>(rowCollection(entity)).find(filter).toArray();
-  return new Map(rows.map((row) => [row._id, loadedRow(row)]));
+  return new Map((await findRows(db, entity, filter)).map((row) => [row._id, row]));
 }

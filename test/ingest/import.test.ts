@@ -11,6 +11,7 @@ import { createLogger } from '../../src/log.ts';
 import { applyRowChanges, planRowChanges } from '../../src/ingest/row-writer.ts';
 import { validateRecord } from '../../src/ingest/validate.ts';
 import { importLines, served, servedRecord } from '../support/import.ts';
+import { LOC, ORG, PHONE_A, PHONE_B, SAL, SVC, SVC2 } from '../support/record-ids.ts';
 
 let testDatabase: TestDatabase;
 let db: Db;
@@ -29,14 +30,6 @@ beforeEach(async () => {
   database = await openIndexedDatabase(testDatabase);
   db = database.db;
 });
-
-const ORG = '11111111-1111-4111-8111-111111111111';
-const LOC = '22222222-2222-4222-8222-222222222222';
-const SVC = '33333333-3333-4333-8333-333333333333';
-const SAL = '44444444-4444-4444-8444-444444444444';
-const PHONE_A = '55555555-5555-4555-8555-555555555555';
-const PHONE_B = '66666666-6666-4666-8666-666666666666';
-const SVC2 = '77777777-7777-4777-8777-777777777777';
 
 const location = (overrides: object = {}) => ({
   id: LOC,

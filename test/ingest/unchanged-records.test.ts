@@ -14,6 +14,7 @@ import { readTabularPackage } from '../../src/ingest/sources/tabular.ts';
 import { jsonRecords } from '../../src/ingest/sources/json-file.ts';
 import { openIndexedDatabase, startTestDatabase, type TestDatabase } from '../support/database.ts';
 import { importLines, servedHashes, servedRecord } from '../support/import.ts';
+import { LOC, ORG, PHONE_A, SAL, SAL2, SVC, SVC2 } from '../support/record-ids.ts';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,21 +45,13 @@ beforeEach(async () => {
   applying = await openIndexedDatabase(testDatabase);
 });
 
-const ORG = '11111111-1111-4111-8111-111111111111';
-const LOC = '22222222-2222-4222-8222-222222222222';
-const SVC = '33333333-3333-4333-8333-333333333333';
-const SAL = '44444444-4444-4444-8444-444444444444';
-const PHONE = '55555555-5555-4555-8555-555555555555';
-const SVC2 = '77777777-7777-4777-8777-777777777777';
-const SAL2 = '88888888-8888-4888-8888-888888888888';
-
 const location = (name = 'Central Library') => ({ id: LOC, location_type: 'physical', name });
 const service = (overrides: object = {}) => ({
   id: SVC,
   name: 'Weekly Pantry',
   status: 'active',
   organization_id: ORG,
-  phones: [{ id: PHONE, number: '206-555-0100' }],
+  phones: [{ id: PHONE_A, number: '206-555-0100' }],
   service_at_locations: [{ id: SAL, location: location() }],
   ...overrides,
 });
@@ -171,7 +164,7 @@ describe('service records given again unchanged', () => {
           ],
         }),
       );
-      await writeFile(join(dir, 'phones.csv'), `id,service_id,number\n${PHONE},${SVC},206-555-0199\n`);
+      await writeFile(join(dir, 'phones.csv'), `id,service_id,number\n${PHONE_A},${SVC},206-555-0199\n`);
       const table = (db: Db) => importRecords(db, readTabularPackage(dir));
       await importBoth([[service()], table, [service()]]);
       expect((await servedRecord(skipping.db, 'services', SVC))?.phones).toMatchObject([
