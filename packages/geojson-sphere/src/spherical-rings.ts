@@ -43,12 +43,29 @@ export function makeRing(vertices: readonly UnitVector[]): SphericalRing {
 export const ringBoundaryTouches = (ring: SphericalRing, p: UnitVector): boolean =>
   [...ringEdges(ring.vertices)].some(([from, to]) => touchesArc(p, from, to));
 
+/** The angle at p from a to b (radians, counter-clockwise seen from outside the sphere positive). */
+const angleAt = (p: UnitVector, a: UnitVector, b: UnitVector): number =>
+  Math.atan2(orientation(a, b, p), dot(a, b) - dot(p, a) * dot(p, b));
+
 /**
- * Whether p is inside the ring. Fanning from p's antipode gives (left area − 4π) < 0 exactly when p is left
- * of the ring, and the left area (> 0) otherwise. Points on the boundary are ambiguous: callers check
- * ringBoundaryTouches first.
+ * Whether p is inside the ring (points on the boundary are ambiguous: callers check ringBoundaryTouches
+ * first). Each way of telling which side of the ring p is on loses its precision somewhere, so p chooses:
+ * - Far from the ring (more than 90° from every vertex): fanning from p's antipode, which is then close to
+ *   every vertex, gives (left area − 4π) < 0 exactly when p is left of the ring.
+ * - Otherwise the angles the edges subtend at p add up to +2π when the ring winds counter-clockwise around
+ *   p (p is left of it), −2π clockwise (right), and 0 when p lies on its antipode's side; fanning from p
+ *   itself then tells that side: (left area − 4π) < 0 exactly when p's antipode is left. Fanning from the
+ *   antipode here would sum triangles with nearly opposite corners, and a small ring would take points
+ *   kilometres away for inside.
  */
 export function ringContains(ring: SphericalRing, p: UnitVector): boolean {
-  const isLeft = fanArea(negate(p), ring.vertices) < 0;
+  let isLeft: boolean;
+  if (!ring.vertices.some((vertex) => dot(vertex, p) > 0)) {
+    isLeft = fanArea(negate(p), ring.vertices) < 0;
+  } else {
+    let winding = 0;
+    for (const [from, to] of ringEdges(ring.vertices)) winding += angleAt(p, from, to);
+    isLeft = Math.abs(winding) > Math.PI ? winding > 0 : fanArea(p, ring.vertices) < 0;
+  }
   return isLeft === ring.interiorIsLeft;
 }

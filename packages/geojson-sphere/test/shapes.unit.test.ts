@@ -36,6 +36,29 @@ describe('shapes on the sphere', () => {
     );
   });
 
+  it('tells the inside of a small polygon from points kilometres away, at any distance and either winding', () => {
+    // 22 metres square: summing triangles fanned from a point's antipode took points 2 km away for inside.
+    const ring = [
+      [-0.05002, -0.00423],
+      [-0.04982, -0.00423],
+      [-0.04982, -0.00403],
+      [-0.05002, -0.00403],
+      [-0.05002, -0.00423],
+    ];
+    for (const coordinates of [[ring], [[...ring].reverse()]]) {
+      const square = shapeOf({ type: 'Polygon', coordinates });
+      expect(shapesIntersect(square, shapeOf(point([-0.04992, -0.00413])))).toBe(true);
+      for (const far of [
+        [-0.045, 0.0132],
+        [-0.0499, -0.0043],
+        [1, 1],
+        [60, 45],
+        [179.95, 0.004], // by the antipode
+      ])
+        expect(shapesIntersect(square, shapeOf(point(far)))).toBe(false);
+    }
+  });
+
   it('follows great-circle edges, not lines of constant latitude', () => {
     const band = {
       type: 'Polygon',
