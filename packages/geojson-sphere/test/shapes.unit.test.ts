@@ -54,7 +54,7 @@ describe('shapes on the sphere', () => {
         [1, 1],
         [60, 45],
         [179.95, 0.004], // by the antipode
-      ])
+      ] as [number, number][])
         expect(shapesIntersect(square, shapeOf(point(far)))).toBe(false);
     }
   });

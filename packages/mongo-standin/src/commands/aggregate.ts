@@ -6,6 +6,7 @@ import type { Collection } from '../engine/collection.ts';
 import type { Database } from '../engine/database.ts';
 import { failedToParse, locationError, toCommandError, typeMismatch } from '../errors.ts';
 import { assertNoNearOperator, runGeoNearStage } from '../geo/index.ts';
+import type { Region } from '../geo/cells.ts';
 import { isKnownPipelineStage } from '../query/mingo-context.ts';
 import { refuseProtoKeys } from '../query/proto-paths.ts';
 import { targetCollection, integerOption, type DatabaseCommand } from './command.ts';
@@ -44,7 +45,9 @@ function pipelineInput(
   if (!collection) return { docs: [], rest: first && '$geoNear' in first ? pipeline.slice(1) : pipeline };
   if (first && '$geoNear' in first) {
     const indexes = collection.indexSpecs.map((spec) => ({ key: spec.key, name: spec.name }));
-    const docs = runGeoNearStage(first.$geoNear as Document, collection.all(), {
+    const near = (path: string, region: Region, query: Document | undefined) =>
+      collection.candidates(query ?? {}, null, { path, region }).docs;
+    const docs = runGeoNearStage(first.$geoNear as Document, near, {
       indexes,
       compileFilter: database.compileFilter,
       namespace: collection.namespace,

@@ -8,7 +8,7 @@ import type { IndexSpec } from './index-spec.ts';
 
 export type DocumentPredicate = (doc: Document) => boolean;
 
-interface KeyEntry {
+export interface KeyEntry {
   /** The key as stored (cut short when too long for LMDB). */
   key: Buffer;
   truncated: boolean;
@@ -18,17 +18,18 @@ interface KeyEntry {
 /**
  * One index of a collection. Ascending/descending indexes keep their keys in an LMDB table (key bytes in
  * MongoDB's order, to the record ids of the documents holding them), which serves equality lookups, walks
- * in key order and unique constraints; 2dsphere and text indexes are definitions only (their queries
- * scan). Call the writing methods within a write transaction.
+ * in key order and unique constraints; a single-field 2dsphere index keeps cells instead (GeoIndex);
+ * other 2dsphere and text indexes are definitions only (their queries scan). Call the writing methods
+ * within a write transaction.
  */
 export class CollectionIndex {
   readonly fields: string[];
   readonly isHashed: boolean;
-  private readonly partialFilter: DocumentPredicate | undefined;
+  protected readonly partialFilter: DocumentPredicate | undefined;
 
   constructor(
     readonly entry: IndexEntry,
-    private readonly table: IndexTable | null,
+    protected readonly table: IndexTable | null,
     compileFilter: (filter: Document) => DocumentPredicate,
   ) {
     this.fields = Object.keys(entry.spec.key);
@@ -62,7 +63,7 @@ export class CollectionIndex {
   }
 
   /** The keys a document has in this index; multikey fields give one key per element. */
-  private keyEntries(doc: Document): KeyEntry[] {
+  protected keyEntries(doc: Document): KeyEntry[] {
     if (!this.isHashed) return [];
     if (this.partialFilter && !this.partialFilter(doc)) return [];
     const perField = this.fields.map((field) => pathValues(doc, field));
@@ -105,7 +106,7 @@ export class CollectionIndex {
     return this.noteArrays(next);
   }
 
-  private noteArrays(doc: Document): boolean {
+  protected noteArrays(doc: Document): boolean {
     if (this.entry.multikey || !this.isHashed) return false;
     if (!this.fields.some((field) => Array.isArray(resolve(doc, field)))) return false;
     this.entry.multikey = true;
@@ -132,10 +133,14 @@ export class CollectionIndex {
     return this.idsUnder(storedKey([value]).key);
   }
 
-  private idsUnder(key: Buffer): number[] {
+  protected idsUnder(key: Buffer): number[] {
+    return this.idsBetween(entryKey(key, 0), Buffer.concat([key, AFTER_RECORD_IDS]));
+  }
+
+  /** Record ids of the entries from `start` (included) to `end` (excluded). */
+  protected idsBetween(start: Buffer, end: Buffer): number[] {
     const ids: number[] = [];
-    const range = { start: entryKey(key, 0), end: Buffer.concat([key, AFTER_RECORD_IDS]) };
-    for (const entry of this.table!.getKeys(range)) ids.push(recordIdOf(entry));
+    for (const entry of this.table!.getKeys({ start, end })) ids.push(recordIdOf(entry));
     return ids;
   }
 

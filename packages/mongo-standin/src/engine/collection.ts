@@ -13,6 +13,9 @@ import {
 } from '../storage/storage.ts';
 import { fieldSubset, type Fields } from '../storage/field-subset.ts';
 import { CollectionIndex } from './collection-index.ts';
+import { GeoIndex, isGeoIndexSpec } from './geo-index.ts';
+import { conditionRegion } from '../geo/query-regions.ts';
+import { WORLD, type Region } from '../geo/cells.ts';
 import { isIndexableScalar } from './index-key.ts';
 import { ID_INDEX_SPEC, type IndexSpec } from './index-spec.ts';
 import { MAX_BSON_OBJECT_SIZE } from '../limits.ts';
@@ -23,6 +26,12 @@ export interface CollectionHost {
   compileFilter(filter: Document): DocumentPredicate;
   /** The collection's catalog entry changed (an index, its size): write it with the command's writes. */
   changed(collection: Collection): void;
+}
+
+/** A region a geometry field must reach into (a near query's reach), to narrow by that field's 2dsphere index. */
+export interface GeoReach {
+  readonly path: string;
+  readonly region: Region;
 }
 
 export interface CandidatePlan {
@@ -56,7 +65,8 @@ export class Collection {
 
   private openIndex(entry: IndexEntry): CollectionIndex {
     const table = entry.table === null ? null : this.host.storage.index(entry.table);
-    return new CollectionIndex(entry, table, this.host.compileFilter);
+    const Kind = isGeoIndexSpec(entry.spec) ? GeoIndex : CollectionIndex;
+    return new Kind(entry, table, this.host.compileFilter);
   }
 
   get name(): string {
@@ -177,7 +187,8 @@ export class Collection {
 
   /** Builds an index over the existing documents; fails (and the transaction with it) if they violate it. */
   createIndex(spec: IndexSpec): void {
-    const keeps = Object.values(spec.key).every((direction) => typeof direction === 'number');
+    const keeps =
+      Object.values(spec.key).every((direction) => typeof direction === 'number') || isGeoIndexSpec(spec);
     const entry: IndexEntry = {
       spec,
       table: keeps ? this.host.storage.newTableName('i') : null,
@@ -228,12 +239,25 @@ export class Collection {
 
   /**
    * The documents a filter can match: when a top-level equality or `$in` names a field with a
-   * complete single-field index, only that index's entries, otherwise the whole collection.
+   * complete single-field index, or a geo condition one with a 2dsphere index, only that index's
+   * entries, otherwise the whole collection. `reach` narrows further, by a region its field's
+   * geometries must reach into.
    */
-  candidates(filter: Document, fields: Fields = null): CandidatePlan {
-    const best = this.narrowest(filter);
+  candidates(filter: Document, fields: Fields = null, reach?: GeoReach): CandidatePlan {
+    let best = this.narrowest(filter);
+    const near = reach && this.geoIds(reach.path, reach.region);
+    if (near && (!best || near.ids.size < best.ids.size)) best = near;
     if (!best) return { indexName: null, docs: this.all(fields) };
     return { indexName: best.indexName, docs: this.readAll(best.ids, fields) };
+  }
+
+  /** The candidates a field's 2dsphere index gives for a region; null without one, or for the whole earth. */
+  private geoIds(field: string, region: Region | null): { indexName: string; ids: Set<number> } | null {
+    if (region === null || region === WORLD) return null;
+    const index = [...this.indexes.values()].find(
+      (candidate) => candidate instanceof GeoIndex && candidate.fields[0] === field,
+    ) as GeoIndex | undefined;
+    return index ? { indexName: index.spec.name, ids: index.idsWithin(region) } : null;
   }
 
   /**
@@ -251,6 +275,7 @@ export class Collection {
         continue;
       }
       if (field.startsWith('$')) continue;
+      consider(this.geoIds(field, conditionRegion(condition)));
       const indexFor = (values: unknown[]) =>
         [...this.indexes.values()].find(
           (candidate) =>

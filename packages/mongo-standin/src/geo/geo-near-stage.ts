@@ -9,8 +9,16 @@ import {
   typeName,
 } from 'geojson-sphere';
 import { unableToPlanNear } from './geo-errors.ts';
+import type { Region } from './cells.ts';
+import { nearRegion } from './query-regions.ts';
 import { assertNoNearOperator, isWithinNearRange, parseNearCondition } from './near-query.ts';
 import { nearestLocation } from './nearest-location.ts';
+
+/**
+ * The documents a $geoNear stage measures: those that may match its `query` and hold a geometry at
+ * `path` within `region` (a superset: the stage tests each).
+ */
+export type GeoNearSource = (path: string, region: Region, query: Document | undefined) => Iterable<Document>;
 
 export interface GeoNearContext {
   readonly indexes: readonly { key: Document; name: string }[];
@@ -157,11 +165,12 @@ function withField(doc: Document, path: readonly string[], value: unknown): Docu
 }
 
 /**
- * MongoDB's $geoNear stage over `docs`: keeps those matching `query` that have a geometry at the indexed
- * path within the distance range, nearest first, each a copy carrying the distance (metres for a GeoJSON
- * `near`, radians for a legacy pair) times `distanceMultiplier`, and optionally the location measured.
+ * MongoDB's $geoNear stage over the documents of `source`: keeps those matching `query` that have a
+ * geometry at the indexed path within the distance range, nearest first, each a copy carrying the distance
+ * (metres for a GeoJSON `near`, radians for a legacy pair) times `distanceMultiplier`, and optionally the
+ * location measured.
  */
-export function runGeoNearStage(spec: Document, docs: Iterable<Document>, ctx: GeoNearContext): Document[] {
+export function runGeoNearStage(spec: Document, source: GeoNearSource, ctx: GeoNearContext): Document[] {
   const options = parseOptions(spec);
   const condition = nearCondition(options);
   const path = geoNearPath(options.key, ctx);
@@ -169,13 +178,19 @@ export function runGeoNearStage(spec: Document, docs: Iterable<Document>, ctx: G
   const matches = options.query === undefined ? () => true : ctx.compileFilter(options.query);
   const center = toUnitVector(condition.point.lngLat);
   const toQueryUnits = (radians: number) => (condition.unitsAreRadians ? radians : radiansToMeters(radians));
+  const maxMeters =
+    condition.maxDistance !== undefined && condition.unitsAreRadians
+      ? radiansToMeters(condition.maxDistance)
+      : condition.maxDistance;
+  const docs = source(path, nearRegion(condition.point.lngLat, maxMeters), options.query);
+  // Distances first: cheaper than most queries, and they leave few documents to test.
   return [...docs]
-    .filter(matches)
     .flatMap((doc) => {
       const nearest = nearestLocation(doc, path, center);
       return nearest === undefined ? [] : [{ doc, distance: toQueryUnits(nearest.radians), nearest }];
     })
     .filter(({ distance }) => isWithinNearRange(distance, condition))
+    .filter(({ doc }) => matches(doc))
     .sort((a, b) => a.distance - b.distance)
     .map(({ doc, distance, nearest }) => {
       const withDistance = withField(

@@ -5,7 +5,8 @@
  * geojson-sphere package's.
  */
 export { validateGeoKeys } from './geo-index-keys.ts';
-export { runGeoNearStage, type GeoNearContext } from './geo-near-stage.ts';
+export { runGeoNearStage, type GeoNearContext, type GeoNearSource } from './geo-near-stage.ts';
+export { nearRegion } from './query-regions.ts';
 export {
   assertNearIndex,
   assertNoNearOperator,

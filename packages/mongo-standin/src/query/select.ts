@@ -3,7 +3,7 @@ import type { CandidatePlan, Collection } from '../engine/collection.ts';
 import type { Fields } from '../storage/field-subset.ts';
 import type { Database } from '../engine/database.ts';
 import { badValue } from '../errors.ts';
-import { assertNearIndex, orderByNearness, planNearQuery } from '../geo/index.ts';
+import { assertNearIndex, nearRegion, orderByNearness, planNearQuery } from '../geo/index.ts';
 import { isPlainObject } from '../bson-values.ts';
 import { parseSort, sortDocuments } from './sort.ts';
 
@@ -55,7 +55,9 @@ function planSelection(
   if (near) assertNearIndex(near, collection.indexSpecs);
   // A near query reads its geometry too: whole documents.
   const fields = near ? null : (selection.fields ?? null);
-  const candidates = collection.candidates(rest, fields);
+  // A near query's index gives the documents within its maximum distance.
+  const reach = near ? { path: near.path, region: nearRegion(near.center, near.maxDistance) } : undefined;
+  const candidates = collection.candidates(rest, fields, reach);
   // A scan of the whole collection in sort order can walk an index on the sort key instead of sorting;
   // with no filter, every document matches, so the walk can start at the skip-th one.
   const sortIndex = sort && !near && candidates.indexName === null ? collection.sortIndexName(sort) : null;

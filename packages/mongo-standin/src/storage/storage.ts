@@ -50,8 +50,11 @@ const noSpaceMessage = (dataDir: string, free: number) =>
 const CATALOG = 'catalog';
 /** The catalog's own record: the format and the counter naming new tables. */
 const META_KEY = '\u0000meta';
-/** 2: documents above `COMPRESSION` bytes stored LZ4-compressed (format 1 stored them as they came). */
-const FORMAT = 2;
+/**
+ * 3: single-field 2dsphere indexes keep cells in a table of their own (format 2 kept none, and scanned);
+ * 2: documents above `COMPRESSION` bytes stored LZ4-compressed (format 1 stored them as they came).
+ */
+const FORMAT = 3;
 /**
  * Documents are LZ4-compressed by LMDB above this size, as MongoDB's storage engine compresses its
  * blocks: served JSON text and the words it repeats shrink to about half, which the data directory and

@@ -29,6 +29,9 @@ const docs = (): Document[] => [
   { _id: 5, kind: 'unplaced' },
 ];
 
+/** A source handing the stage every document, whatever region it asks for. */
+const every = (list: Document[]) => () => list;
+
 const thrown = (run: () => unknown) => {
   try {
     run();
@@ -44,7 +47,7 @@ describe('runGeoNearStage', () => {
     const snapshot = structuredClone(input);
     const out = runGeoNearStage(
       { near: point(EMPIRE_STATE_BUILDING), distanceField: 'meta.distance' },
-      input,
+      every(input),
       ctx,
     );
     expect(out.map((doc) => doc._id)).toEqual([2, 3, 1, 4]);
@@ -68,7 +71,7 @@ describe('runGeoNearStage', () => {
         includeLocs: 'where',
         spherical: true,
       },
-      docs(),
+      every(docs()),
       ctx,
     );
     expect(out.map((doc) => [doc._id, doc.where])).toEqual([
@@ -78,10 +81,44 @@ describe('runGeoNearStage', () => {
     expect(out[0]!.km).toBeCloseTo(distanceMeters(EMPIRE_STATE_BUILDING, TIMES_SQUARE) / 1000, 9);
   });
 
+  it('asks its source for the indexed path, the region within the maximum distance and the query', () => {
+    const asked: unknown[][] = [];
+    runGeoNearStage(
+      { near: point(EMPIRE_STATE_BUILDING), distanceField: 'd', maxDistance: 1_000, query: { kind: 'x' } },
+      (...request) => {
+        asked.push(request);
+        return [];
+      },
+      ctx,
+    );
+    const [[path, region, query]] = asked as [
+      [string, { west: number; east: number; south: number; north: number }[], unknown],
+    ];
+    expect(path).toBe('loc');
+    expect(query).toEqual({ kind: 'x' });
+    // 1 km is ~0.009° of latitude: the region is the bounds of that circle.
+    const [{ south, north, west, east }] = region as [
+      { west: number; east: number; south: number; north: number },
+    ];
+    expect(north - EMPIRE_STATE_BUILDING[1]).toBeCloseTo(0.009, 3);
+    expect(EMPIRE_STATE_BUILDING[1] - south).toBeCloseTo(0.009, 3);
+    expect(west).toBeLessThan(EMPIRE_STATE_BUILDING[0]);
+    expect(east).toBeGreaterThan(EMPIRE_STATE_BUILDING[0]);
+    runGeoNearStage(
+      { near: point(EMPIRE_STATE_BUILDING), distanceField: 'd' },
+      (...request) => {
+        asked.push(request);
+        return [];
+      },
+      ctx,
+    );
+    expect(asked[1]![1]).toBe('world');
+  });
+
   it('measures in radians for a legacy pair with spherical: true', () => {
     const [first] = runGeoNearStage(
       { near: EMPIRE_STATE_BUILDING, distanceField: 'd', spherical: true },
-      docs(),
+      every(docs()),
       ctx,
     );
     expect(first!.d).toBeCloseTo(distanceMeters(EMPIRE_STATE_BUILDING, PENN_STATION) / 6_378_100, 12);
@@ -93,7 +130,9 @@ describe('runGeoNearStage', () => {
       indexes: [...ctx.indexes, { key: { area: '2dsphere' }, name: 'area_2dsphere' }],
     };
     expect(
-      thrown(() => runGeoNearStage({ near: point(PENN_STATION), distanceField: 'd' }, docs(), twoIndexes)),
+      thrown(() =>
+        runGeoNearStage({ near: point(PENN_STATION), distanceField: 'd' }, every(docs()), twoIndexes),
+      ),
     ).toMatchObject({
       code: 27,
       codeName: 'IndexNotFound',
@@ -101,13 +140,13 @@ describe('runGeoNearStage', () => {
     });
     const keyed = runGeoNearStage(
       { near: point(PENN_STATION), distanceField: 'd', key: 'loc' },
-      docs(),
+      every(docs()),
       twoIndexes,
     );
     expect(keyed[0]!._id).toBe(2);
     const none = { ...ctx, indexes: [{ key: { _id: 1 }, name: '_id_' }] };
     expect(
-      thrown(() => runGeoNearStage({ near: point(PENN_STATION), distanceField: 'd' }, docs(), none)),
+      thrown(() => runGeoNearStage({ near: point(PENN_STATION), distanceField: 'd' }, every(docs()), none)),
     ).toMatchObject({
       code: 27,
       message: '$geoNear requires a 2d or 2dsphere index, but none were found',
@@ -140,7 +179,10 @@ describe('runGeoNearStage', () => {
       'Unknown argument to $geoNear: nearby',
     ],
   ])('rejects %j', (spec, code, message) => {
-    const error = thrown(() => runGeoNearStage(spec, docs(), ctx)) as { code: number; message: string };
+    const error = thrown(() => runGeoNearStage(spec, every(docs()), ctx)) as {
+      code: number;
+      message: string;
+    };
     expect(error.code).toBe(code);
     expect(error.message).toContain(message);
   });
