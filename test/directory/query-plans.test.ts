@@ -40,6 +40,7 @@ describe('list filters', () => {
     ['taxonomy_term_id', { taxonomy_term_id: FOOD_PANTRIES }, '_terms_1'],
     ['taxonomy_id', { taxonomy_id: AUDIENCES }, '_taxonomies_1'],
     ['organization_id', { organization_id: ORGANIZATION }, 'organization.id_1'],
+    ['modified_after', { modified_after: new Date('2020-01-01T00:00:00Z') }, '_modified_1'],
   ])('read the index of %s on /services', async (_name, parameters, index) => {
     const filter = await sharedFilter(app.database.db, parameters, { organizationId: 'organization.id' });
     const plan = await planOf(documentCollection.service, filter);

@@ -35,7 +35,27 @@ describe('index planning', () => {
     const byIn = c.candidates({ id: { $in: ['id-1', 'id-2', 'nope'] } });
     expect([...byIn.docs]).toHaveLength(2);
     expect(c.candidates({ tags: 1 }).indexName).toBeNull();
-    expect(c.candidates({ id: { $gt: 'id-5' } }).indexName).toBeNull();
+    expect(c.candidates({ id: { $ne: 'id-5' } }).indexName).toBeNull();
+    // Alone, an equality is answered exactly by a complete index; beside another condition it only narrows.
+    expect(byIn.exact).toBe(true);
+    expect(byId.exact).toBe(false);
+  });
+
+  it('narrows ranges to a span of the index, within the type of its bounds, exactly for one bound', () => {
+    const c = collection();
+    c.createIndex({ v: 2, key: { id: 1 }, name: 'id_1' });
+    for (let i = 0; i < 100; i++) c.insert({ _id: i, id: `id-${String(i).padStart(2, '0')}` });
+    c.insert({ _id: 'number', id: 7 });
+    const above = c.candidates({ id: { $gt: 'id-95' } });
+    expect(above.indexName).toBe('id_1');
+    expect([...above.docs].map((doc) => doc._id)).toEqual([96, 97, 98, 99]);
+    expect(above.exact).toBe(true);
+    const between = c.candidates({ id: { $gte: 'id-10', $lt: 'id-12' } });
+    expect([...between.docs].map((doc) => doc._id)).toEqual([10, 11]);
+    const numbers = c.candidates({ id: { $lte: 100 } });
+    expect([...numbers.docs].map((doc) => doc._id)).toEqual(['number']);
+    // Number keys are doubles: a range of numbers narrows, and the query's own test decides.
+    expect(numbers.exact).toBe(false);
   });
 
   it('indexes array elements (multikey) and matches numbers across types', () => {

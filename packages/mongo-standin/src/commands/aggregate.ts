@@ -57,11 +57,20 @@ function pipelineInput(
   if (first && '$match' in first && isPlainObject(first.$match)) {
     const matches = database.compileFilter(first.$match);
     const rest = pipeline.slice(1);
-    // A count (countDocuments: `$match`, then `$group` summing constants) reads only what the filter does.
-    const { docs } = collection.candidates(first.$match, countsOnly(rest) ? countFields(first.$match) : null);
-    return { docs: selected(docs, matches, readsOnly(rest)), rest };
+    // A count (countDocuments: `$match`, then `$group` summing constants) reads only what the filter does,
+    // and nothing when an index holds just the matches.
+    const counting = countsOnly(rest);
+    const candidates = collection.candidates(first.$match, counting ? countFields(first.$match) : null);
+    if (counting && candidates.exact && candidates.ids)
+      return { docs: placeholders(candidates.ids.size), rest };
+    return { docs: selected(candidates.docs, matches, readsOnly(rest)), rest };
   }
   return { docs: selected(collection.all(), () => true, readsOnly(pipeline)), rest: pipeline };
+}
+
+/** Empty documents standing for `count` matches, for a pipeline that only counts them. */
+function* placeholders(count: number): Generator<Document> {
+  for (let i = 0; i < count; i++) yield {};
 }
 
 function* selected(

@@ -3,10 +3,19 @@ import { resolve } from 'mingo/util';
 import { DuplicateKeyError } from '../errors.ts';
 import { pathValues } from '../query/path-values.ts';
 import { encodeKey, storedKey } from '../storage/key-encoding.ts';
+import { typeRank, TypeRank } from '../compare.ts';
 import type { IndexEntry, IndexTable } from '../storage/storage.ts';
 import type { IndexSpec } from './index-spec.ts';
 
 export type DocumentPredicate = (doc: Document) => boolean;
+
+/** A range condition's bounds, of one type (see `Collection`'s planner). */
+export interface RangeBounds {
+  low?: unknown;
+  lowIncluded: boolean;
+  high?: unknown;
+  highIncluded: boolean;
+}
 
 export interface KeyEntry {
   /** The key as stored (cut short when too long for LMDB). */
@@ -130,7 +139,43 @@ export class CollectionIndex {
 
   /** Record ids of documents whose single-field key equals `value` (a superset when the key is cut). */
   lookup(value: unknown): number[] {
-    return this.idsUnder(storedKey([value]).key);
+    return this.lookupExactly(value).ids;
+  }
+
+  /** `lookup`, saying whether the ids are exactly those documents (a key cut short gives a superset). */
+  lookupExactly(value: unknown): { ids: number[]; exact: boolean } {
+    const { key, truncated } = storedKey([value]);
+    return { ids: this.idsUnder(key), exact: !truncated };
+  }
+
+  /**
+   * Record ids of documents with a single-field key in the range, whose bounds are of one type (the range
+   * stays within it, as MongoDB brackets comparisons by type). Exact for strings, dates and ObjectIds on
+   * one bound, or on two when no document made the index multikey (an array may hold a value above the
+   * low bound and another below the high one); numbers, whose keys are doubles, and bounds too long for a
+   * key narrow only.
+   */
+  idsInRange({ low, lowIncluded, high, highIncluded }: RangeBounds): { ids: number[]; exact: boolean } {
+    const bound = low ?? high;
+    const typeByte = encodeKey([bound])[0]!;
+    let start: Buffer = Buffer.from([typeByte]);
+    let end: Buffer = Buffer.from([typeByte + 1]);
+    let exact = typeRank(bound) !== TypeRank.Number;
+    let bounded = 0;
+    if (low !== undefined) {
+      const { key, truncated } = storedKey([low]);
+      start = lowIncluded ? key : Buffer.concat([key, AFTER_RECORD_IDS]);
+      exact &&= !truncated;
+      bounded++;
+    }
+    if (high !== undefined && (bounded === 0 || !this.entry.multikey)) {
+      const { key, truncated } = storedKey([high]);
+      end = highIncluded ? Buffer.concat([key, AFTER_RECORD_IDS]) : key;
+      exact &&= !truncated;
+    } else if (high !== undefined) {
+      exact = false;
+    }
+    return { ids: this.idsBetween(start, end), exact };
   }
 
   protected idsUnder(key: Buffer): number[] {

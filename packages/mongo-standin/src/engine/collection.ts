@@ -1,4 +1,5 @@
 import type { Document } from 'bson';
+import { compareValues, numericValue, typeRank, TypeRank } from '../compare.ts';
 import { decodeDocument, isPlainObject } from '../bson-values.ts';
 import { bytesOnly, encodingOf, rememberEncoding } from '../document-encoding.ts';
 import { badValue, indexNotFound, locationError, type DuplicateKeyError } from '../errors.ts';
@@ -12,7 +13,7 @@ import {
   type Storage,
 } from '../storage/storage.ts';
 import { fieldSubset, type Fields } from '../storage/field-subset.ts';
-import { CollectionIndex } from './collection-index.ts';
+import { CollectionIndex, type RangeBounds } from './collection-index.ts';
 import { GeoIndex, isGeoIndexSpec } from './geo-index.ts';
 import { conditionRegion } from '../geo/query-regions.ts';
 import { WORLD, type Region } from '../geo/cells.ts';
@@ -34,9 +35,20 @@ export interface GeoReach {
   readonly region: Region;
 }
 
+/** What an index gives for a filter: the record ids of its candidates, and whether just they match. */
+interface Narrowing {
+  indexName: string;
+  ids: Set<number>;
+  /** Every candidate matches the whole filter: it need not be read to be counted or skipped. */
+  exact: boolean;
+}
+
 export interface CandidatePlan {
   /** The index that narrowed the scan, or null for a full collection scan. */
   indexName: string | null;
+  /** The candidates' record ids, or null for the whole collection. */
+  ids: ReadonlySet<number> | null;
+  exact: boolean;
   docs: Iterable<Document>;
 }
 
@@ -238,40 +250,41 @@ export class Collection {
   }
 
   /**
-   * The documents a filter can match: when a top-level equality or `$in` names a field with a
-   * complete single-field index, or a geo condition one with a 2dsphere index, only that index's
-   * entries, otherwise the whole collection. `reach` narrows further, by a region its field's
-   * geometries must reach into.
+   * The documents a filter can match: when a top-level equality, `$in` or range names a field with a
+   * single-field index, or a geo condition one with a 2dsphere index, only that index's entries,
+   * otherwise the whole collection. `reach` narrows further, by a region its field's geometries must
+   * reach into.
    */
   candidates(filter: Document, fields: Fields = null, reach?: GeoReach): CandidatePlan {
-    let best = this.narrowest(filter);
+    let best = this.narrowest(filter, Object.keys(filter).length === 1);
     const near = reach && this.geoIds(reach.path, reach.region);
     if (near && (!best || near.ids.size < best.ids.size)) best = near;
-    if (!best) return { indexName: null, docs: this.all(fields) };
-    return { indexName: best.indexName, docs: this.readAll(best.ids, fields) };
+    if (!best) return { indexName: null, ids: null, exact: false, docs: this.all(fields) };
+    return { ...best, exact: best.exact && !near, docs: this.readAll(best.ids, fields) };
   }
 
   /** The candidates a field's 2dsphere index gives for a region; null without one, or for the whole earth. */
-  private geoIds(field: string, region: Region | null): { indexName: string; ids: Set<number> } | null {
+  private geoIds(field: string, region: Region | null): Narrowing | null {
     if (region === null || region === WORLD) return null;
     const index = [...this.indexes.values()].find(
       (candidate) => candidate instanceof GeoIndex && candidate.fields[0] === field,
     ) as GeoIndex | undefined;
-    return index ? { indexName: index.spec.name, ids: index.idsWithin(region) } : null;
+    return index ? { indexName: index.spec.name, ids: index.idsWithin(region), exact: false } : null;
   }
 
   /**
    * The smallest set of ids an index gives for one of the filter's conditions: top-level fields, and the
-   * clauses of a top-level `$and` (every clause must hold, so any one of them bounds the result).
+   * clauses of a top-level `$and` (every clause must hold, so any one of them bounds the result). It is
+   * exact when `alone` (the condition is the whole filter) and the index holds just its matches.
    */
-  private narrowest(filter: Document): { indexName: string; ids: Set<number> } | null {
-    let best: { indexName: string; ids: Set<number> } | null = null;
-    const consider = (found: { indexName: string; ids: Set<number> } | null) => {
+  private narrowest(filter: Document, alone: boolean): Narrowing | null {
+    let best: Narrowing | null = null;
+    const consider = (found: Narrowing | null) => {
       if (found && (!best || found.ids.size < best.ids.size)) best = found;
     };
     for (const [field, condition] of Object.entries(filter)) {
       if (field === '$and' && Array.isArray(condition)) {
-        for (const clause of condition) if (isPlainObject(clause)) consider(this.narrowest(clause));
+        for (const clause of condition) if (isPlainObject(clause)) consider(this.narrowest(clause, false));
         continue;
       }
       if (field.startsWith('$')) continue;
@@ -285,8 +298,13 @@ export class Collection {
       const index = anyOf && indexFor(anyOf);
       if (anyOf && index) {
         const ids = new Set<number>();
-        for (const value of anyOf) for (const id of index.lookup(value)) ids.add(id);
-        consider({ indexName: index.spec.name, ids });
+        let exact = alone;
+        for (const value of anyOf) {
+          const found = index.lookupExactly(value);
+          exact &&= found.exact;
+          for (const id of found.ids) ids.add(id);
+        }
+        consider({ indexName: index.spec.name, ids, exact });
       }
       const allOf = allValues(condition);
       const allIndex = allOf && indexFor(allOf);
@@ -294,10 +312,35 @@ export class Collection {
         // A document holding every value is under each value's key: intersect them.
         const [first, ...rest] = allOf.map((value) => new Set<number>(allIndex.lookup(value)));
         const ids = new Set([...first!].filter((id) => rest.every((under) => under.has(id))));
-        consider({ indexName: allIndex.spec.name, ids });
+        consider({ indexName: allIndex.spec.name, ids, exact: false });
+      }
+      const range = rangeBounds(condition);
+      const rangeIndex = range && indexFor([range.low ?? range.high]);
+      if (range && rangeIndex) {
+        const found = rangeIndex.idsInRange(range);
+        consider({ indexName: rangeIndex.spec.name, ids: new Set(found.ids), exact: alone && found.exact });
       }
     }
     return best;
+  }
+
+  /**
+   * The record ids of a set in the order of a single-key sort, by walking an index on that key (and
+   * stopping once all are found); null when no index gives that order.
+   */
+  *idsInSortOrder(sort: Record<string, 1 | -1>, ids: ReadonlySet<number>): Generator<number> {
+    const index = this.sortIndex(sort)!;
+    let found = 0;
+    for (const id of index.idsInOrder(Object.values(sort)[0]!)) {
+      if (!ids.has(id)) continue;
+      yield id;
+      if (++found === ids.size) return;
+    }
+  }
+
+  /** A document by its record id (one of those an index gave), or undefined if gone. */
+  readRecord(id: number, fields: Fields = null): Document | undefined {
+    return this.read(id, fields);
   }
 
   /**
@@ -365,4 +408,40 @@ function equalityValues(condition: unknown): unknown[] | null {
   if (operators[0] === '$in' && Array.isArray(operand) && operand.every((v) => isIndexableScalar(v)))
     return operand;
   return null;
+}
+
+const RANGE_OPERATORS = new Set(['$gt', '$gte', '$lt', '$lte']);
+
+/**
+ * The bounds of a range condition (`$gt`, `$gte`, `$lt`, `$lte` of strings, numbers, dates or ObjectIds,
+ * all of one type, as MongoDB brackets each by its operand's type), or null for any other condition.
+ */
+function rangeBounds(condition: unknown): RangeBounds | null {
+  if (!isPlainObject(condition)) return null;
+  const operators = Object.keys(condition);
+  if (operators.length === 0 || !operators.every((operator) => RANGE_OPERATORS.has(operator))) return null;
+  const operands = operators.map((operator) => condition[operator]);
+  if (!operands.every(isRangeOperand)) return null;
+  const ranks = new Set(operands.map((operand) => typeRank(operand)));
+  if (ranks.size > 1) return null;
+  const bounds: RangeBounds = { lowIncluded: true, highIncluded: true };
+  for (const operator of operators) {
+    const operand = condition[operator];
+    if (operator === '$gt' || operator === '$gte') {
+      if (bounds.low === undefined || compareValues(operand, bounds.low) > 0) {
+        bounds.low = operand;
+        bounds.lowIncluded = operator === '$gte';
+      } else if (compareValues(operand, bounds.low) === 0 && operator === '$gt') bounds.lowIncluded = false;
+    } else if (bounds.high === undefined || compareValues(operand, bounds.high) < 0) {
+      bounds.high = operand;
+      bounds.highIncluded = operator === '$lte';
+    } else if (compareValues(operand, bounds.high) === 0 && operator === '$lt') bounds.highIncluded = false;
+  }
+  return bounds;
+}
+
+function isRangeOperand(value: unknown): boolean {
+  const rank = typeRank(value);
+  if (rank === TypeRank.String || rank === TypeRank.Date || rank === TypeRank.ObjectId) return true;
+  return rank === TypeRank.Number && !Number.isNaN(Number(numericValue(value)));
 }
