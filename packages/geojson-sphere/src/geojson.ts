@@ -1,4 +1,11 @@
-import { formatField, formatValue, isDocumentOrArray, isPlainObject, typeName } from './bson-text.ts';
+import {
+  formatField,
+  formatValue,
+  isDocumentOrArray,
+  isPlainObject,
+  numericValue,
+  typeName,
+} from './bson-text.ts';
 import { isValidLngLat, type LngLat } from './earth.ts';
 import { InvalidGeometry } from './invalid-geometry.ts';
 import { isLegacyPointForm, parseFlatPoint, parsePositions, toSpherePoint } from './geojson-coordinates.ts';
@@ -173,8 +180,21 @@ export function parseStoredGeometry(value: unknown, fieldName?: string): StoredG
   return parseGeoJson(value as Record<string, unknown>);
 }
 
+/**
+ * Whether a value cannot be a geometry at all: neither an array starting with a number (a legacy pair) nor
+ * an object with a GeoJSON type or a number first. Telling it before parsing spares the error a parse
+ * would throw: queries test every array and element at a path (an array of polygons, say), most of them no
+ * geometry, and an error's stack costs more than the rest of such a test.
+ */
+const cannotBeGeometry = (value: unknown): boolean =>
+  Array.isArray(value)
+    ? numericValue(value[0]) === undefined
+    : !isPlainObject(value) ||
+      (geoJsonTypeOf(value) === undefined && numericValue(Object.values(value)[0]) === undefined);
+
 /** Parses a stored value, or undefined when MongoDB would not read it as a geometry. */
 export function tryParseStoredGeometry(value: unknown): StoredGeometry | undefined {
+  if (cannotBeGeometry(value)) return undefined;
   try {
     return parseStoredGeometry(value);
   } catch (error) {
