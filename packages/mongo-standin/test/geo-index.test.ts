@@ -234,6 +234,27 @@ describe('a 2dsphere index', () => {
     }
   });
 
+  it('pages a proximity search ($geoNear, $sort by distance, $skip, $limit) as the whole stage does', async () => {
+    for (let i = 0; i < 30; i++) {
+      const center = placed();
+      const geoNear = {
+        $geoNear: {
+          near: point(center),
+          distanceField: 'distance',
+          maxDistance: rand.pick([1_000, 50_000, 1_000_000]),
+          query: { _id: { $gte: rand.pick([0, 500, 1000]) } },
+          key: 'loc',
+        },
+      };
+      const page = [{ $sort: { distance: 1, _id: -1 } }, { $skip: rand.pick([0, 3, 20]) }, { $limit: 10 }];
+      const shown = { $project: { loc: 1, distance: 1 } };
+      const paged = await indexed.aggregate([geoNear, ...page, shown]).toArray();
+      // A stage between them makes the stand-in measure whole documents, then sort them all.
+      const whole = await indexed.aggregate([geoNear, { $match: {} }, ...page, shown]).toArray();
+      expect(paged).toEqual(whole);
+    }
+  });
+
   it('counts with the index what a scan counts', async () => {
     const filter = { loc: { $geoWithin: { $centerSphere: [[-73.98, 40.75], 0.005] } } };
     const count = await indexed.countDocuments(filter);

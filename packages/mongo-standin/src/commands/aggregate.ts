@@ -7,6 +7,7 @@ import type { Database } from '../engine/database.ts';
 import { failedToParse, locationError, toCommandError, typeMismatch } from '../errors.ts';
 import { assertNoNearOperator, runGeoNearStage } from '../geo/index.ts';
 import type { Region } from '../geo/cells.ts';
+import { geoNearPage } from './geo-near-page.ts';
 import { isKnownPipelineStage } from '../query/mingo-context.ts';
 import { refuseProtoKeys } from '../query/proto-paths.ts';
 import { targetCollection, integerOption, type DatabaseCommand } from './command.ts';
@@ -44,6 +45,8 @@ function pipelineInput(
   const first = pipeline[0];
   if (!collection) return { docs: [], rest: first && '$geoNear' in first ? pipeline.slice(1) : pipeline };
   if (first && '$geoNear' in first) {
+    const page = geoNearPage(database, collection, pipeline);
+    if (page) return page;
     const indexes = collection.indexSpecs.map((spec) => ({ key: spec.key, name: spec.name }));
     const near = (path: string, region: Region, query: Document | undefined) =>
       collection.candidates(query ?? {}, null, { path, region }).docs;
