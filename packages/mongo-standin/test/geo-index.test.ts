@@ -1,6 +1,7 @@
 import type { Collection, Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './support/harness.ts';
+import { seededRandom } from './support/seeded-random.ts';
 import { planSummary } from './support/query-plan.ts';
 
 /**
@@ -11,25 +12,8 @@ import { planSummary } from './support/query-plan.ts';
  * poleward of their ends, arrays of points, legacy pairs.
  */
 
-/** A small deterministic generator (mulberry32), so that a failure can be replayed. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    between: (low: number, high: number) => low + next() * (high - low),
-    pick: <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!,
-  };
-}
-
 type LngLat = [number, number];
-const rand = random(20261126);
+const rand = seededRandom(20261126);
 /** Places where cells are awkward, and ordinary ones. */
 const HOTSPOTS: [LngLat, number][] = [
   [[-73.98, 40.75], 0.5], // a city

@@ -1,6 +1,7 @@
 import { Long, type Collection, type Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './support/harness.ts';
+import { seededRandom } from './support/seeded-random.ts';
 import { planStages } from './support/query-plan.ts';
 
 /**
@@ -11,23 +12,7 @@ import { planStages } from './support/query-plan.ts';
  * (multikey), missing fields and values MongoDB brackets apart (NaN, strings among dates).
  */
 
-function random(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (below: number) => Math.floor(next() * below),
-    pick: <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!,
-  };
-}
-
-const rand = random(42);
+const rand = seededRandom(42);
 const WORDS = ['ash', 'birch', 'cedar', 'elm', 'fir', 'hazel', 'larch', 'oak', 'pine', 'yew'];
 const DAY = 86_400_000;
 const START = Date.UTC(2026, 0, 1);
