@@ -239,6 +239,29 @@ describe('a 2dsphere index', () => {
     }
   });
 
+  it('refuses a malformed page of a proximity search as it refuses the same stages after any other', async () => {
+    const geoNear = {
+      $geoNear: { near: point([-73.98, 40.75]), distanceField: 'd', maxDistance: 1_000, key: 'loc' },
+    };
+    for (const page of [
+      [{ $sort: { d: 2 } }, { $limit: 1 }],
+      [{ $sort: { d: 1 } }, { $limit: -1 }],
+      [{ $sort: { d: 1 } }, { $skip: -1 }, { $limit: 1 }],
+    ]) {
+      const refusal = (pipeline: Document[]) =>
+        indexed
+          .aggregate(pipeline)
+          .toArray()
+          .then(
+            () => ({ refused: false }),
+            (error: { code: number; message: string }) => ({ code: error.code, message: error.message }),
+          );
+      const paged = await refusal([geoNear, ...page]);
+      expect(paged).toMatchObject({ code: 2 });
+      expect(paged).toEqual(await refusal([geoNear, { $match: {} }, ...page]));
+    }
+  });
+
   it('counts with the index what a scan counts', async () => {
     const filter = { loc: { $geoWithin: { $centerSphere: [[-73.98, 40.75], 0.005] } } };
     const count = await indexed.countDocuments(filter);

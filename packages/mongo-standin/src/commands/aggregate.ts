@@ -5,9 +5,8 @@ import { countFields } from '../storage/field-subset.ts';
 import type { Collection } from '../engine/collection.ts';
 import type { Database } from '../engine/database.ts';
 import { failedToParse, locationError, toCommandError, typeMismatch } from '../errors.ts';
-import { assertNoNearOperator, runGeoNearStage } from '../geo/index.ts';
-import type { Region } from '../geo/cells.ts';
-import { geoNearPage } from './geo-near-page.ts';
+import { assertNoNearOperator } from '../geo/index.ts';
+import { geoNearInput } from './geo-near-input.ts';
 import { isKnownPipelineStage } from '../query/mingo-context.ts';
 import { refuseProtoKeys } from '../query/proto-paths.ts';
 import { targetCollection, integerOption, type DatabaseCommand } from './command.ts';
@@ -44,19 +43,7 @@ function pipelineInput(
 ): { docs: Iterable<Document>; rest: Document[] } {
   const first = pipeline[0];
   if (!collection) return { docs: [], rest: first && '$geoNear' in first ? pipeline.slice(1) : pipeline };
-  if (first && '$geoNear' in first) {
-    const page = geoNearPage(database, collection, pipeline);
-    if (page) return page;
-    const indexes = collection.indexSpecs.map((spec) => ({ key: spec.key, name: spec.name }));
-    const near = (path: string, region: Region, query: Document | undefined) =>
-      collection.candidates(query ?? {}, null, { path, region }).docs;
-    const docs = runGeoNearStage(first.$geoNear as Document, near, {
-      indexes,
-      compileFilter: database.compileFilter,
-      namespace: collection.namespace,
-    });
-    return { docs: docs.map(cloneDocument), rest: pipeline.slice(1) };
-  }
+  if (first && '$geoNear' in first) return geoNearInput(database, collection, pipeline);
   if (first && '$match' in first && isPlainObject(first.$match)) {
     const matches = database.compileFilter(first.$match);
     const rest = pipeline.slice(1);

@@ -110,7 +110,8 @@ export class Collection {
       yield decodeRecord(key, value, fields);
   }
 
-  private read(id: number, fields: Fields = null): Document | undefined {
+  /** A document by its record id (as an index gives it), or undefined if there is none. */
+  readRecord(id: number, fields: Fields = null): Document | undefined {
     // A part of the document is copied out of LMDB's buffer, which the next read reuses; a whole one is kept.
     const bytes = fields ? this.docs.getBinaryFast(id) : this.docs.getBinary(id);
     return bytes === undefined ? undefined : decodeRecord(id, bytes, fields);
@@ -118,14 +119,14 @@ export class Collection {
 
   private *readAll(ids: Iterable<number>, fields: Fields): Generator<Document> {
     for (const id of ids) {
-      const doc = this.read(id, fields);
+      const doc = this.readRecord(id, fields);
       if (doc) yield doc;
     }
   }
 
   getById(id: unknown): Document | undefined {
     const [recordId] = this.idIndex.lookup(id);
-    return recordId === undefined ? undefined : this.read(recordId);
+    return recordId === undefined ? undefined : this.readRecord(recordId);
   }
 
   private get idIndex(): CollectionIndex {
@@ -182,7 +183,7 @@ export class Collection {
 
   private checkDocument(doc: Document, self: number | null): void {
     for (const index of this.indexes.values()) {
-      const duplicate = index.duplicateOf(doc, self, this.namespace, (id) => this.read(id));
+      const duplicate = index.duplicateOf(doc, self, this.namespace, (id) => this.readRecord(id));
       if (duplicate) throw duplicate;
       for (const [path, kind] of Object.entries(index.spec.key))
         if (kind === '2dsphere') validateGeoKeys(doc, path);
@@ -212,7 +213,7 @@ export class Collection {
         if (kind === '2dsphere') validateGeoKeys(doc, path);
       const id = recordIds.get(doc)!;
       const duplicate: DuplicateKeyError | null = index.duplicateOf(doc, id, this.namespace, (other) =>
-        this.read(other),
+        this.readRecord(other),
       );
       if (duplicate) throw duplicate;
       if (keeps) index.add(doc, id);
@@ -325,8 +326,8 @@ export class Collection {
   }
 
   /**
-   * The record ids of a set in the order of a single-key sort, by walking an index on that key (and
-   * stopping once all are found); null when no index gives that order.
+   * The record ids of a set in the order of a single-key sort, by walking the index `sortIndexName`
+   * names for it (which must be one), and stopping once all are found.
    */
   *idsInSortOrder(sort: Record<string, 1 | -1>, ids: ReadonlySet<number>): Generator<number> {
     const index = this.sortIndex(sort)!;
@@ -336,11 +337,6 @@ export class Collection {
       yield id;
       if (++found === ids.size) return;
     }
-  }
-
-  /** A document by its record id (one of those an index gave), or undefined if gone. */
-  readRecord(id: number, fields: Fields = null): Document | undefined {
-    return this.read(id, fields);
   }
 
   /**

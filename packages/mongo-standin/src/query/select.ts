@@ -97,7 +97,7 @@ export function* selectedDocuments(
   if (!collection || !plan) return;
   const { near, matches, candidates, sortIndex, sort, skip, limit, skipInWalk, fields } = plan;
   if (plan.walkAmong !== null && sort && candidates.ids) {
-    yield* walkAmong(collection, plan, sort, candidates.ids);
+    yield* inSortIndexOrder(collection, plan, sort, candidates.ids);
     return;
   }
   const ordered = sortIndex !== null && sort ? collection.inIndexOrder(sort, skipInWalk, fields) : null;
@@ -126,7 +126,7 @@ export function* selectedDocuments(
 }
 
 /** The candidates in sort order, read as they come: those an exact index gives are skipped unread. */
-function* walkAmong(
+function* inSortIndexOrder(
   collection: Collection,
   { matches, candidates, skip, limit, fields }: SelectionPlan,
   sort: Record<string, 1 | -1>,

@@ -1,0 +1,89 @@
+import type { Document } from 'bson';
+import { cloneDocument, isPlainObject } from '../bson-values.ts';
+import type { Collection } from '../engine/collection.ts';
+import type { Database } from '../engine/database.ts';
+import { runGeoNearStage, type GeoNearContext, type GeoNearSource } from '../geo/index.ts';
+import { filterFields, type Fields } from '../storage/field-subset.ts';
+import { parseSort, sortDocuments } from '../query/sort.ts';
+
+/** The record a document measured in a page's first pass was read from (set only on such documents). */
+const RECORD = Symbol('record');
+
+const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+
+/**
+ * The documents a pipeline starting with `$geoNear` passes on after it, and the stages left to run: a
+ * page of a proximity search read as `geoNearPage` does, otherwise the stage over whole documents (copies:
+ * a document read keeps the bytes it was read from, for a reply that shows it whole).
+ */
+export function geoNearInput(
+  database: Database,
+  collection: Collection,
+  pipeline: Document[],
+): { docs: Document[]; rest: Document[] } {
+  const context: GeoNearContext = {
+    indexes: collection.indexSpecs.map((index) => ({ key: index.key, name: index.name })),
+    compileFilter: database.compileFilter,
+    namespace: collection.namespace,
+  };
+  const page = geoNearPage(collection, pipeline, context);
+  if (page) return page;
+  const whole: GeoNearSource = (path, region, query) =>
+    collection.candidates(query ?? {}, null, { path, region }).docs;
+  const docs = runGeoNearStage(pipeline[0]!.$geoNear as Document, whole, context);
+  return { docs: docs.map(cloneDocument), rest: pipeline.slice(1) };
+}
+
+/**
+ * A page of a proximity search: `$geoNear`, a `$sort` on its distance first (then other keys), an optional
+ * `$skip`, and a `$limit`. MongoDB keeps only the top skip + limit while sorting; the stand-in likewise
+ * measures and sorts documents read only as far as the stage's query and the sort need, then reads whole
+ * just those on the page. Null for any other pipeline.
+ */
+function geoNearPage(
+  collection: Collection,
+  pipeline: Document[],
+  context: GeoNearContext,
+): { docs: Document[]; rest: Document[] } | null {
+  const [first, sortStage, ...after] = pipeline;
+  const spec = first?.$geoNear as unknown;
+  if (!isPlainObject(spec) || spec.includeLocs !== undefined) return null;
+  const distanceField = spec.distanceField;
+  if (typeof distanceField !== 'string' || distanceField.includes('.')) return null;
+  if (!isPlainObject(sortStage?.$sort)) return null;
+  const sort = parseSort(sortStage.$sort);
+  const [firstKey, direction] = Object.entries(sort)[0]!;
+  if (firstKey !== distanceField || direction !== 1) return null;
+  let next = 0;
+  const skip = after[next]?.$skip ?? 0;
+  if (after[next]?.$skip !== undefined) next++;
+  const limit = after[next]?.$limit;
+  if (!isCount(skip) || !isCount(limit) || limit === 0) return null;
+
+  const source: GeoNearSource = (path, region, query) => {
+    const candidates = collection.candidates(query ?? {}, null, { path, region });
+    const read = filterFields(query, sort);
+    if (!candidates.ids || !read) return candidates.docs;
+    read.add(path.split('.', 1)[0]!);
+    return readThin(collection, candidates.ids, { read, reply: null });
+  };
+  const measured = runGeoNearStage(spec, source, context);
+  const docs = sortDocuments(measured, sort)
+    .slice(skip, skip + limit)
+    .flatMap((doc) => {
+      const record = (doc as Record<symbol, unknown>)[RECORD] as number | undefined;
+      if (record === undefined) return [cloneDocument(doc)];
+      // A fresh object, so that the document read keeps its bytes for a reply that shows it whole.
+      const whole = collection.readRecord(record);
+      return whole ? [{ ...whole, [distanceField]: doc[distanceField] }] : [];
+    });
+  return { docs, rest: after.slice(next + 1) };
+}
+
+/** Documents read only as far as `fields`, each marked with its record (kept by the stage's copies). */
+function* readThin(collection: Collection, ids: Iterable<number>, fields: Fields): Generator<Document> {
+  for (const id of ids) {
+    const doc = collection.readRecord(id, fields);
+    if (doc) yield Object.assign(doc, { [RECORD]: id });
+  }
+}
