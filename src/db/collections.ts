@@ -2,7 +2,7 @@ import type { IndexDescription } from 'mongodb';
 import { entityTypes, foreignKeysOf, type EntityType, type RootEntity } from '../hsds/entities.ts';
 import { ACCESS_ENTRIES, META_ENTRIES, USERS } from './protocol-records.ts';
 
-/** Collection of the normalized rows of one entity type: the source of truth. */
+/** Collection of the rows of one entity type (src/ingest/decompose.ts): the source of truth. */
 export const rowCollection = (entity: EntityType) => `records.${entity}`;
 
 /** The collection of nested documents the API serves for each root entity. */

@@ -186,3 +186,26 @@ export function foreignKeysOf(entity: EntityType): string[] {
   }
   return [...keys];
 }
+
+/**
+ * The entities that several records may show: the roots, and what a record refers to by id (a service's
+ * organization and program, a service at location's location, an attribute's taxonomy term, a capacity's
+ * unit). Each is stored once, in a row of its own, and a change to it reaches every document showing it.
+ * The others (phones, schedules, contacts, addresses, …) are owned by the record nesting them and kept
+ * inside its row (see src/ingest/decompose.ts).
+ */
+export const sharedEntities: ReadonlySet<EntityType> = new Set<EntityType>([
+  ...rootEntities,
+  ...entityTypes.flatMap((entity) =>
+    relations[entity].flatMap((relation) => (relation.kind === 'one' ? [relation.entity] : [])),
+  ),
+]);
+
+/** Whether an entity is owned by the record nesting it (not one of `sharedEntities`). */
+export const isOwned = (entity: EntityType): boolean => !sharedEntities.has(entity);
+
+/** The fields of `entity` holding lists of owned entities, kept inside its row. */
+export const ownedListFields = (entity: EntityType): string[] =>
+  relations[entity].flatMap((relation) =>
+    relation.kind === 'many' && isOwned(relation.entity) ? [relation.field] : [],
+  );

@@ -1,4 +1,11 @@
-import { relations, rootExclusions, type EntityType, type RootEntity } from '../hsds/entities.ts';
+import {
+  isOwned,
+  relations,
+  rootExclusions,
+  type EntityType,
+  type Relation,
+  type RootEntity,
+} from '../hsds/entities.ts';
 import type { Row } from './row.ts';
 import type { RowSource } from './row-source.ts';
 import type { Json } from '../json.ts';
@@ -7,8 +14,9 @@ import type { Json } from '../json.ts';
 const BOOKKEEPING = ['_id', '_position'] as const;
 
 /**
- * Builds the fully nested documents of some roots from the normalized rows, a level at a time: one query
- * per relation for the whole batch, never one per record (and none for rows the batch itself wrote).
+ * Builds the fully nested documents of some roots from the rows, a level at a time: what each row keeps
+ * inside it, and one query per relation for the whole batch, never one per record (and none for rows the
+ * batch itself wrote, nor for entity types with no rows).
  * Nesting stops where it would come back to an entity type already above (a service's organization lists
  * no services).
  */
@@ -33,14 +41,24 @@ async function composeRows(
   if (rows.length === 0) return documents;
   const ids = rows.map((row) => row.id);
   for (const relation of relations[entity]) {
-    if (
-      excluded.has(relation.field) ||
-      path.includes(relation.entity) ||
-      !source.populated.has(relation.entity)
-    ) {
+    const keptInside = relation.kind === 'many' && isOwned(relation.entity);
+    if (excluded.has(relation.field) || path.includes(relation.entity)) {
+      if (keptInside) for (const document of documents) delete document[relation.field];
       continue;
     }
     const below = [...path, relation.entity];
+    if (keptInside) {
+      const lists = await ownedLists(source, entity, relation, rows);
+      const composed = await composeRows(source, relation.entity, lists.flat(), below);
+      let at = 0;
+      documents.forEach((document, index) => {
+        const list = composed.slice(at, (at += lists[index]!.length));
+        if (list.length > 0) document[relation.field] = list;
+        else delete document[relation.field];
+      });
+      continue;
+    }
+    if (!source.populated.has(relation.entity)) continue;
     if (relation.kind === 'many') {
       const children = await source.childrenOf(relation.entity, relation.foreignKey, ids);
       children.sort(byPosition);
@@ -70,6 +88,51 @@ async function composeRows(
     }
   }
   return documents;
+}
+
+/**
+ * Each parent's owned children under `relation`, in order: those kept inside it (given back their foreign
+ * key to it, and the parent's type where the link is generic), each in the place of a row of the tabular
+ * form with its id pointing to it, written after it; then the other rows pointing to it.
+ */
+async function ownedLists(
+  source: RowSource,
+  parentEntity: EntityType,
+  relation: Extract<Relation, { kind: 'many' }>,
+  parents: Row[],
+): Promise<Row[][]> {
+  const { entity, foreignKey, kindKey, field } = relation;
+  const rowChildren = new Map<string, Map<string, Row>>();
+  if (source.populated.has(entity)) {
+    const found = await source.childrenOf(
+      entity,
+      foreignKey,
+      parents.map((parent) => parent.id),
+    );
+    found.sort(byPosition);
+    for (const child of found) {
+      const parentId = child[foreignKey] as string;
+      if (!rowChildren.has(parentId)) rowChildren.set(parentId, new Map());
+      rowChildren.get(parentId)!.set(child.id, child);
+    }
+  }
+  return parents.map((parent) => {
+    const rows = new Map(rowChildren.get(parent.id));
+    const kept = Array.isArray(parent[field]) ? (parent[field] as Json[]) : [];
+    const list = kept.map((child): Row => {
+      const row = rows.get(child.id as string);
+      if (row) {
+        rows.delete(row.id);
+        return row;
+      }
+      return {
+        ...child,
+        [foreignKey]: parent.id,
+        ...(kindKey ? { [kindKey]: child[kindKey] ?? parentEntity } : {}),
+      } as Row;
+    });
+    return [...list, ...rows.values()];
+  });
 }
 
 function withoutBookkeeping(row: Row): Json {

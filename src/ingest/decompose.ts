@@ -1,4 +1,4 @@
-import { entityTypes, relations, type EntityType } from '../hsds/entities.ts';
+import { entityTypes, isOwned, relations, type EntityType, type Relation } from '../hsds/entities.ts';
 import type { ChildList, Row, RowWrite } from './row.ts';
 import { isJsonObject, type Json } from '../json.ts';
 
@@ -8,8 +8,11 @@ export interface Decomposition {
 }
 
 /**
- * Splits one validated, nested HSDS record into the normalized rows it contains, setting on each child the
- * foreign key to its parent (as the tabular form has it) and its position in the parent's list.
+ * Splits one validated, nested HSDS record into the rows it is stored as: a row for each shared entity
+ * (the record's root, and each organization, location, program, taxonomy term or unit it refers to or
+ * nests: `sharedEntities`), with the foreign key to its parent and its position in the parent's list as
+ * the tabular form has them; the entities each one owns (phones, schedules, contacts, …) kept inside it, in
+ * their lists, with their own owned entities inside them and their shared ones as references.
  */
 export function decompose(entity: EntityType, record: Json): Decomposition {
   const out: Decomposition = { rows: [], childLists: [] };
@@ -17,7 +20,7 @@ export function decompose(entity: EntityType, record: Json): Decomposition {
   return out;
 }
 
-/** The fields of each entity that nest other entities (not copied into its row). */
+/** The fields of each entity that nest other entities (not copied into its row as given). */
 const nestedFields = {} as Record<EntityType, ReadonlySet<string>>;
 for (const entity of entityTypes) nestedFields[entity] = new Set(relations[entity].map(({ field }) => field));
 
@@ -36,18 +39,38 @@ function visit(
   }
   Object.assign(row, linkFields);
   out.rows.push({ entity, row, mode });
+  nestRelations(entity, value, row, out);
+}
 
+/**
+ * Puts what `value` nests into `stored` (a row, or an owned entity kept inside one): owned lists inside it,
+ * shared entities referred to by id and visited as rows of their own, shared lists as rows pointing to it.
+ */
+function nestRelations(entity: EntityType, value: Json, stored: Json, out: Decomposition): void {
+  const id = value.id as string;
   for (const relation of relations[entity]) {
     const nested = value[relation.field];
     if (nested === undefined) continue;
     if (relation.kind === 'one') {
       if (!isJsonObject(nested)) continue;
-      row[relation.reference] = nested.id;
+      stored[relation.reference] = nested.id;
       visit(relation.entity, nested, 'merge', {}, out);
       continue;
     }
     if (!Array.isArray(nested)) continue;
     const children = nested.filter(isJsonObject);
+    if (isOwned(relation.entity)) {
+      // Kept whole here. Rows of the tabular form that named this parent leave its list, as children
+      // missing from a list given in full do.
+      stored[relation.field] = children.map((child) => owned(relation, child, out));
+      out.childLists.push({
+        entity: relation.entity,
+        foreignKey: relation.foreignKey,
+        parentId: id,
+        ids: [],
+      });
+      continue;
+    }
     out.childLists.push({
       entity: relation.entity,
       foreignKey: relation.foreignKey,
@@ -60,4 +83,18 @@ function visit(
       visit(relation.entity, child, 'replace', link, out);
     });
   }
+}
+
+/**
+ * An owned entity as kept inside its parent: its own fields, without the foreign key to that parent, which
+ * is where it is kept (composing sets it back: src/ingest/compose.ts).
+ */
+function owned(relation: Extract<Relation, { kind: 'many' }>, value: Json, out: Decomposition): Json {
+  const nested = nestedFields[relation.entity];
+  const stored: Json = {};
+  for (const [key, field] of Object.entries(value)) {
+    if (!nested.has(key) && key !== relation.foreignKey) stored[key] = field;
+  }
+  nestRelations(relation.entity, value, stored, out);
+  return stored;
 }

@@ -4,6 +4,7 @@ import { decompose, type Decomposition } from './decompose.ts';
 import { entityKey, type EntityType } from '../hsds/entities.ts';
 import { describeSource, type InputRecord } from './input-record.ts';
 import { materialize, type MaterializeOptions } from './materialize.ts';
+import { oversizedRow } from './oversized-rows.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { retryUntilDone } from '../retry.ts';
 import { clearPending, hasLeftPending, ImportPending, leftPending } from './pending.ts';
@@ -94,8 +95,8 @@ const tabularRow = (
 const importsOfThisProcess = pLimit(1);
 
 /**
- * Imports HSDS records: validates each, writes the normalized rows that changed, then rebuilds every
- * nested document those changes reach. A bad record is rejected alone; the good ones around it load.
+ * Imports HSDS records: validates each, writes the rows that changed, then rebuilds every nested document
+ * those changes reach. A bad record is rejected alone; the good ones around it load.
  * Importing the same data again changes nothing. Used by the CLI and the HTTP bulk-load endpoint alike;
  * an import starts (its records are read) once the imports of this process before it have finished.
  */
@@ -339,19 +340,25 @@ function validatedItem(
     addRejections(report, validated.rejections);
     return undefined;
   }
-  return 'entity' in validated
-    ? {
-        type: validated.entity,
-        decomposition: tabularRow(validated.entity, validated.row, input.columns),
-      }
-    : {
-        type: validated.type,
-        decomposition: decompose(validated.type, validated.record),
-        // A service record's document may be marked as its own, to be recognised when given again.
-        ...(fingerprint !== undefined && validated.type === 'service'
-          ? { candidate: { id: validated.record.id as string, fingerprint } }
-          : {}),
-      };
+  const item: BatchItem =
+    'entity' in validated
+      ? {
+          type: validated.entity,
+          decomposition: tabularRow(validated.entity, validated.row, input.columns),
+        }
+      : {
+          type: validated.type,
+          decomposition: decompose(validated.type, validated.record),
+          // A service record's document may be marked as its own, to be recognised when given again.
+          ...(fingerprint !== undefined && validated.type === 'service'
+            ? { candidate: { id: validated.record.id as string, fingerprint } }
+            : {}),
+        };
+  const oversized = oversizedRow(input, item.decomposition);
+  if (oversized === undefined) return item;
+  countOutcome(report, 'rejected', item.type);
+  addRejections(report, [{ at: describeSource(input.source), message: oversized }]);
+  return undefined;
 }
 
 /** Rebuilds a written batch's documents, clears its pending changes, and keeps its fingerprints. */

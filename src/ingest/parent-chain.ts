@@ -5,6 +5,7 @@ import {
   relations,
   rootEntities,
   rootExclusions,
+  sharedEntities,
   type EntityType,
 } from '../hsds/entities.ts';
 import { rowCollection } from '../db/collections.ts';
@@ -20,15 +21,10 @@ import type { Row } from './row.ts';
  */
 
 /**
- * The entity types a document's `_deps` can list (`dependencyIds`): the roots, and what records refer to.
- * A change needs to name only those: the ids of phones, schedules and the like are in no list.
+ * The entity types a document's `_deps` can list (`dependencyIds`): the shared ones, roots and what records
+ * refer to. A change needs to name only those: the ids of phones, schedules and the like are in no list.
  */
-const listedTypes = new Set<EntityType>([
-  ...rootEntities,
-  ...entityTypes.flatMap((entity) =>
-    relations[entity].flatMap((relation) => (relation.kind === 'one' ? [relation.entity] : [])),
-  ),
-]);
+const listedTypes = sharedEntities;
 
 /** Whether a change to an entity of this type is looked for in documents' `_deps`. */
 export const isListedInDeps = (entity: EntityType): boolean => listedTypes.has(entity);

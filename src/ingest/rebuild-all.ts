@@ -25,7 +25,7 @@ export interface RebuildOptions {
 }
 
 /**
- * Rebuilds every nested document from the normalized rows, which are the source of truth: each is composed
+ * Rebuilds every nested document from the rows, which are the source of truth: each is composed
  * again and rewritten with what is derived from it (search words, geometry, served forms), so documents
  * damaged, lost or left stale (having missed a change to their rows) are mended, and documents written by
  * an earlier version get what this one derives. One whose content is unchanged keeps its `last_modified`;

@@ -4,6 +4,7 @@ import {
   entityKey,
   foreignKeysOf,
   isRootEntity,
+  ownedListFields,
   relations,
   type EntityType,
   type RootEntity,
@@ -190,14 +191,15 @@ function finalRow(entity: EntityType, stored: Row | undefined, incoming: Incomin
 }
 
 /**
- * What a replacement keeps from the row before it: its list position, and the parent links it does not
- * set itself: for a nested item, every one (other lists made them); for a tabular row, those its table
- * has no column for (an empty cell is a link removed).
+ * What a replacement keeps from the row before it: its list position; the lists of owned entities kept
+ * inside it that it does not give (a list left out is kept); and the parent links it does not set itself:
+ * for a nested item, every one (other lists made them); for a tabular row, those its table has no column
+ * for (an empty cell is a link removed).
  */
 function keptBy(entity: EntityType, { mode, columns }: Pick<IncomingRow, 'mode' | 'columns'>): string[] {
   const links = linkFields.get(entity) ?? [];
   const kept = mode === 'table' && columns ? links.filter((field) => !columns.includes(field)) : links;
-  return [...kept, '_position'];
+  return [...kept, '_position', ...ownedListFields(entity)];
 }
 
 function keeping(fields: string[], from: Row | undefined, into: Row): Row {

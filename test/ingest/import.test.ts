@@ -5,6 +5,8 @@ import { openIndexedDatabase, startTestDatabase, type TestDatabase } from '../su
 import { importRecords } from '../../src/ingest/import.ts';
 import type { InputRecord } from '../../src/ingest/input-record.ts';
 import { decompose } from '../../src/ingest/decompose.ts';
+import { rowCollection } from '../../src/db/collections.ts';
+import type { EntityType } from '../../src/hsds/entities.ts';
 import { finishInterruptedImports } from '../../src/ingest/import-recovery.ts';
 import { recordPending } from '../../src/ingest/pending.ts';
 import { createLogger } from '../../src/log.ts';
@@ -63,6 +65,7 @@ const service = (overrides: object = {}) => ({
 const clock = (iso: string) => () => iso;
 const findService = (id = SVC) => servedRecord(db, 'services', id);
 const findSal = () => servedRecord(db, 'service_at_locations', SAL);
+const rows = (entity: EntityType) => db.collection(rowCollection(entity));
 
 describe('importing records', () => {
   it('stores the nested documents the API serves', async () => {
@@ -408,7 +411,6 @@ describe('changes reach every document that embeds them', () => {
   });
 
   it('a child left out of its list is no longer shown there; one still listed elsewhere stays there', async () => {
-    const phones = db.collection('records.phone');
     // PHONE_B is listed by the service and by the service's location.
     const sharedPhone = { id: PHONE_B, number: '206-555-0101' };
     const withSharedPhone = (servicePhones: object[]) =>
@@ -423,9 +425,12 @@ describe('changes reach every document that embeds them', () => {
     const stored = await findService();
     expect(stored).not.toHaveProperty('phones');
     expect(stored?.service_at_locations[0].location.phones).toEqual([{ ...sharedPhone, location_id: LOC }]);
-    // Rows are kept, unlinked from the service (nothing acknowledged is deleted).
-    expect(await phones.findOne({ _id: PHONE_A as never })).not.toHaveProperty('service_id');
-    expect(await phones.findOne({ _id: PHONE_B as never })).toMatchObject({ location_id: LOC });
+    // Phones are kept inside the rows of the records nesting them, each its own copy, and have no rows.
+    expect(await rows('service').findOne({ _id: SVC as never })).toMatchObject({ phones: [] });
+    expect(await rows('location').findOne({ _id: LOC as never })).toMatchObject({
+      phones: [{ id: PHONE_B, number: '206-555-0101' }],
+    });
+    expect(await rows('phone').countDocuments()).toBe(0);
     // Nothing left to change: the same data again is unchanged.
     expect(await importLines(db, [withSharedPhone([])])).toMatchObject({ updated: 0, unchanged: 1 });
   });
@@ -435,9 +440,7 @@ describe('changes reach every document that embeds them', () => {
     // One service inserted: the second copy counts for nothing more (it was counted inserted twice).
     expect(await importLines(db, twice)).toMatchObject({ inserted: 1, updated: 0, unchanged: 1 });
     expect(await findService()).not.toHaveProperty('phones');
-    expect(await db.collection('records.phone').findOne({ _id: PHONE_A as never })).not.toHaveProperty(
-      'service_id',
-    );
+    expect(await rows('service').findOne({ _id: SVC as never })).toMatchObject({ phones: [] });
     // As when the copies come in separate batches; and the same data again changes nothing.
     const separately = await openIndexedDatabase(testDatabase);
     try {
@@ -579,6 +582,27 @@ describe('documents the database cannot take', () => {
     // Made smaller, it is stored again.
     await importLines(db, [service({ description: 'Groceries.' })]);
     expect(await findService()).toMatchObject({ description: 'Groceries.' });
+  });
+
+  it('rejects a record whose own row is over the size limit, loading the others and keeping its stored version', async () => {
+    await importLines(db, [service()]);
+    // 17 MiB: the service's row, which keeps everything the record owns, cannot be stored.
+    const report = await importLines(db, [
+      service({ description: 'x'.repeat(17 * 1024 * 1024) }),
+      service({ id: SVC2, service_at_locations: [] }),
+    ]);
+    expect(report).toMatchObject({ rejected: 1, inserted: 1 });
+    expect(report.rejections).toEqual([
+      {
+        at: 'input.ndjson:1',
+        message: expect.stringMatching(
+          /^the record is too large to store: its service .* over MongoDB's limit/,
+        ),
+      },
+    ]);
+    expect(await findService()).toMatchObject({ name: service().name });
+    expect((await findService())?.description).not.toHaveLength(17 * 1024 * 1024);
+    expect(await findService(SVC2)).not.toBeNull();
   });
 
   it('goes on importing when changes left pending by an earlier import cannot be applied', async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { servedRecord } from '../support/import.ts';
+import { importLines, servedRecord } from '../support/import.ts';
 import { Database } from '../../src/db/database.ts';
 import { rowCollection } from '../../src/db/collections.ts';
 import { importRecords } from '../../src/ingest/import.ts';
@@ -671,5 +671,49 @@ describe('importing a tabular-form package', () => {
       organization: { id: ORGANIZATION },
       phones: [{ id: PHONE, number: '555-0199' }],
     });
+  });
+  it('shows rows of owned entities under a parent whose record keeps its own, until that record gives the list again', async () => {
+    const SERVICE = 'c0000000-0000-4000-8000-000000000007';
+    const PHONE = 'c0000000-0000-4000-8000-000000000008';
+    const PHONE_KEPT = 'c0000000-0000-4000-8000-000000000005';
+    const record = (number: string) => ({
+      id: SERVICE,
+      name: 'Pantry',
+      status: 'active',
+      phones: [
+        { id: PHONE_KEPT, number },
+        { id: PHONE, number: '555-0100' },
+      ],
+    });
+    await importLines(db, [record('555-0001')]);
+    // Kept inside the service's row, not as rows of their own.
+    const phoneRows = db.collection(rowCollection('phone'));
+    expect(await phoneRows.findOne({ _id: PHONE_KEPT as never })).toBeNull();
+    expect(await db.collection(rowCollection('service')).findOne({ _id: SERVICE as never })).toMatchObject({
+      phones: [{ id: PHONE_KEPT }, { id: PHONE }],
+    });
+    const PHONE_ROW = 'c0000000-0000-4000-8000-000000000006';
+    const phones = [resource('phone', 'phones.csv', [field('id'), field('service_id'), field('number')])];
+    const dir = await writePackage(phones, {
+      'phones.csv': `id,service_id,number
+${PHONE_ROW},${SERVICE},555-0200
+${PHONE},${SERVICE},555-0199
+`,
+    });
+    expect(await importRecords(db, readTabularPackage(dir))).toMatchObject({ inserted: 2, rejected: 0 });
+    const service = () => servedRecord(db, 'services', SERVICE);
+    // The row with a kept phone's id is shown in its place; the other after the kept ones.
+    expect((await service())?.phones).toEqual([
+      { id: PHONE_KEPT, number: '555-0001', service_id: SERVICE },
+      { id: PHONE, number: '555-0199', service_id: SERVICE },
+      { id: PHONE_ROW, number: '555-0200', service_id: SERVICE },
+    ]);
+    // The record given again replaces its list, rows included; given unchanged again, nothing changes.
+    expect(await importLines(db, [record('555-0002')])).toMatchObject({ updated: 1 });
+    expect((await service())?.phones).toEqual([
+      { id: PHONE_KEPT, number: '555-0002', service_id: SERVICE },
+      { id: PHONE, number: '555-0100', service_id: SERVICE },
+    ]);
+    expect(await importLines(db, [record('555-0002')])).toMatchObject({ unchanged: 1 });
   });
 });
