@@ -66,7 +66,12 @@ export interface OutageRetry {
 const FIRST_RETRY_DELAY_MS = 250;
 const MAX_RETRY_DELAY_MS = 2_000;
 
-const DEFAULT_BATCH = 250;
+/**
+ * Records validated, written and rebuilt together: 500 took ~10% less CPU per new service than 250 on
+ * generated data (each batch's reads and commands are shared by more records), 1,000 or 2,000 no less, and
+ * memory holds two batches at most (one written, one rebuilt).
+ */
+const DEFAULT_BATCH = 500;
 
 /** A validated record (or tabular row) and the rows it consists of; `type` names it in the report. */
 type BatchItem = { type: string; decomposition: Decomposition; candidate?: Candidate };
