@@ -72,6 +72,11 @@ const MAX_RETRY_DELAY_MS = 2_000;
  * memory holds two batches at most (one written, one rebuilt).
  */
 const DEFAULT_BATCH = 500;
+/**
+ * A batch is also written once its records' text reaches this (NDJSON lines; 500 generated services take
+ * ~4.4 MB), so that large records (up to the 32 MiB of a line) are held a few at a time.
+ */
+const MAX_BATCH_TEXT = 8 * 1024 * 1024;
 
 /** A validated record (or tabular row) and the rows it consists of; `type` names it in the report. */
 type BatchItem = { type: string; decomposition: Decomposition; candidate?: Candidate };
@@ -183,6 +188,7 @@ async function runLeased(
     : !(await hasLeftPending(db));
 
   let batch: BatchEntry[] = [];
+  let batchText = 0;
   let read = 0;
   const rebuilds = new RebuildQueue();
   const pending = new ImportPending(db);
@@ -208,6 +214,7 @@ async function runLeased(
       }
     }
     batch = [];
+    batchText = 0;
     options.onProgress?.(read);
   };
   try {
@@ -218,7 +225,8 @@ async function runLeased(
       }
       read += 1;
       batch.push({ input, fingerprint: fingerprintOf(input, options.type) });
-      if (batch.length >= (options.batchSize ?? DEFAULT_BATCH)) await flush();
+      batchText += input.text?.length ?? 0;
+      if (batch.length >= (options.batchSize ?? DEFAULT_BATCH) || batchText >= MAX_BATCH_TEXT) await flush();
     }
     await flush();
     await rebuilds.drain();

@@ -13,7 +13,7 @@ import { createLogger } from '../../src/log.ts';
 import { applyRowChanges, planRowChanges } from '../../src/ingest/row-writer.ts';
 import { validateRecord } from '../../src/ingest/validate.ts';
 import { importLines, served, servedRecord } from '../support/import.ts';
-import { LOC, ORG, PHONE_A, PHONE_B, SAL, SVC, SVC2 } from '../support/record-ids.ts';
+import { LOC, ORG, PHONE_A, PHONE_B, SAL, SVC, SVC2, SVC3 } from '../support/record-ids.ts';
 
 let testDatabase: TestDatabase;
 let db: Db;
@@ -603,6 +603,22 @@ describe('documents the database cannot take', () => {
     expect(await findService()).toMatchObject({ name: service().name });
     expect((await findService())?.description).not.toHaveLength(17 * 1024 * 1024);
     expect(await findService(SVC2)).not.toBeNull();
+  });
+
+  it('writes a batch early once its records reach 8 MiB of text, holding large records a few at a time', async () => {
+    const large = (id: string) =>
+      service({ id, description: 'x'.repeat(5 * 1024 * 1024), service_at_locations: [] });
+    const progress: number[] = [];
+    const report = await importLines(
+      db,
+      [large(SVC), large(SVC2), service({ id: SVC3, service_at_locations: [] })],
+      {
+        onProgress: (read) => progress.push(read),
+      },
+    );
+    expect(report).toMatchObject({ inserted: 3, rejected: 0 });
+    // The first two reach 10 MiB: written then; the third with the end of the input.
+    expect(progress).toEqual([2, 3]);
   });
 
   it('goes on importing when changes left pending by an earlier import cannot be applied', async () => {
