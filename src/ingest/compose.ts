@@ -1,5 +1,6 @@
 import {
   isOwned,
+  ownedListFields,
   relations,
   rootExclusions,
   type EntityType,
@@ -53,8 +54,10 @@ async function composeRows(
       let at = 0;
       documents.forEach((document, index) => {
         const list = composed.slice(at, (at += lists[index]!.length));
+        // Put where relations go, in their order, wherever the row kept it: a row composes alike
+        // whatever its fields' order (a list kept from the stored row comes after those given).
+        delete document[relation.field];
         if (list.length > 0) document[relation.field] = list;
-        else delete document[relation.field];
       });
       continue;
     }
@@ -92,8 +95,9 @@ async function composeRows(
 
 /**
  * Each parent's owned children under `relation`, in order: those kept inside it (given back their foreign
- * key to it, and the parent's type where the link is generic), each in the place of a row of the tabular
- * form with its id pointing to it, written after it; then the other rows pointing to it.
+ * key to it, and the parent's type where the link is generic); for a parent that is a row (not itself kept
+ * inside one), each in the place of a row of the tabular form with its id pointing to it, written after it
+ * (keeping the lists the kept one has and it cannot give), then the other rows pointing to it.
  */
 async function ownedLists(
   source: RowSource,
@@ -103,11 +107,13 @@ async function ownedLists(
 ): Promise<Row[][]> {
   const { entity, foreignKey, kindKey, field } = relation;
   const rowChildren = new Map<string, Map<string, Row>>();
-  if (source.populated.has(entity)) {
+  // Kept items have no `_id`: no row points to them (decompose.ts).
+  const rowParents = parents.filter((parent) => parent._id !== undefined);
+  if (source.populated.has(entity) && rowParents.length > 0) {
     const found = await source.childrenOf(
       entity,
       foreignKey,
-      parents.map((parent) => parent.id),
+      rowParents.map((parent) => parent.id),
     );
     found.sort(byPosition);
     for (const child of found) {
@@ -117,19 +123,22 @@ async function ownedLists(
     }
   }
   return parents.map((parent) => {
-    const rows = new Map(rowChildren.get(parent.id));
+    const rows = new Map(parent._id === undefined ? undefined : rowChildren.get(parent.id));
     const kept = Array.isArray(parent[field]) ? (parent[field] as Json[]) : [];
     const list = kept.map((child): Row => {
       const row = rows.get(child.id as string);
-      if (row) {
-        rows.delete(row.id);
-        return row;
+      if (!row) {
+        return {
+          ...child,
+          [foreignKey]: parent.id,
+          ...(kindKey ? { [kindKey]: child[kindKey] ?? parentEntity } : {}),
+        } as Row;
       }
-      return {
-        ...child,
-        [foreignKey]: parent.id,
-        ...(kindKey ? { [kindKey]: child[kindKey] ?? parentEntity } : {}),
-      } as Row;
+      rows.delete(row.id);
+      const lists = ownedListFields(entity).filter((name) => child[name] !== undefined);
+      return lists.length === 0
+        ? row
+        : { ...row, ...Object.fromEntries(lists.map((name) => [name, child[name]])) };
     });
     return [...list, ...rows.values()];
   });

@@ -39,14 +39,20 @@ function visit(
   }
   Object.assign(row, linkFields);
   out.rows.push({ entity, row, mode });
-  nestRelations(entity, value, row, out);
+  nestRelations(entity, value, row, true, out);
 }
 
 /**
  * Puts what `value` nests into `stored` (a row, or an owned entity kept inside one): owned lists inside it,
  * shared entities referred to by id and visited as rows of their own, shared lists as rows pointing to it.
  */
-function nestRelations(entity: EntityType, value: Json, stored: Json, out: Decomposition): void {
+function nestRelations(
+  entity: EntityType,
+  value: Json,
+  stored: Json,
+  isRow: boolean,
+  out: Decomposition,
+): void {
   const id = value.id as string;
   for (const relation of relations[entity]) {
     const nested = value[relation.field];
@@ -60,15 +66,13 @@ function nestRelations(entity: EntityType, value: Json, stored: Json, out: Decom
     if (!Array.isArray(nested)) continue;
     const children = nested.filter(isJsonObject);
     if (isOwned(relation.entity)) {
-      // Kept whole here. Rows of the tabular form that named this parent leave its list, as children
-      // missing from a list given in full do.
+      // Kept whole here. Rows of the tabular form that named this parent (only a row is shown with them:
+      // compose.ts) leave its list, as children missing from a list given in full do.
       stored[relation.field] = children.map((child) => owned(relation, child, out));
-      out.childLists.push({
-        entity: relation.entity,
-        foreignKey: relation.foreignKey,
-        parentId: id,
-        ids: [],
-      });
+      if (isRow) {
+        const list = { entity: relation.entity, foreignKey: relation.foreignKey, parentId: id, ids: [] };
+        out.childLists.push(list);
+      }
       continue;
     }
     out.childLists.push({
@@ -95,6 +99,6 @@ function owned(relation: Extract<Relation, { kind: 'many' }>, value: Json, out: 
   for (const [key, field] of Object.entries(value)) {
     if (!nested.has(key) && key !== relation.foreignKey) stored[key] = field;
   }
-  nestRelations(relation.entity, value, stored, out);
+  nestRelations(relation.entity, value, stored, false, out);
   return stored;
 }

@@ -3,13 +3,14 @@ import type { Decomposition } from './decompose.ts';
 import {
   entityKey,
   foreignKeysOf,
+  isOwned,
   isRootEntity,
-  ownedListFields,
   relations,
   type EntityType,
   type RootEntity,
 } from '../hsds/entities.ts';
 import { rowCollection } from '../db/collections.ts';
+import type { Json } from '../json.ts';
 import { sameRow, storedRow, type Row, type RowWrite, type StoredRow } from './row.ts';
 import { bulkWriteWithRemedies, replaceDuplicate, replacing } from './bulk-writes.ts';
 import { childListKey, findRows, type BatchRows } from './row-source.ts';
@@ -174,10 +175,15 @@ function combineIncoming(rows: RowWrite[]): Map<EntityType, Map<string, Incoming
     const byId = combined.get(entity)!;
     const previous = byId.get(row.id);
     if (mode === 'merge') {
-      byId.set(row.id, { ...previous, row: { ...previous?.row, ...row }, mode: previous?.mode ?? 'merge' });
+      const merged = keepingOwnedLists(entity, previous?.row, { ...previous?.row, ...row });
+      byId.set(row.id, { ...previous, row: merged, mode: previous?.mode ?? 'merge' });
     } else {
       const kept = keeping(keptBy(entity, incoming), previous?.row, { ...row });
-      byId.set(row.id, { row: kept, mode, columns: incoming.columns });
+      byId.set(row.id, {
+        row: keepingOwnedLists(entity, previous?.row, kept),
+        mode,
+        columns: incoming.columns,
+      });
     }
   }
   return combined;
@@ -186,20 +192,46 @@ function combineIncoming(rows: RowWrite[]): Map<EntityType, Map<string, Incoming
 function finalRow(entity: EntityType, stored: Row | undefined, incoming: IncomingRow): Row {
   const { row, mode } = incoming;
   if (!stored) return row;
-  if (mode !== 'merge') return keeping(keptBy(entity, incoming), stored, row);
-  return { ...stored, ...row };
+  const given = mode === 'merge' ? { ...stored, ...row } : keeping(keptBy(entity, incoming), stored, row);
+  return keepingOwnedLists(entity, stored, given);
 }
 
 /**
- * What a replacement keeps from the row before it: its list position; the lists of owned entities kept
- * inside it that it does not give (a list left out is kept); and the parent links it does not set itself:
- * for a nested item, every one (other lists made them); for a tabular row, those its table has no column
- * for (an empty cell is a link removed).
+ * What a replacement keeps from the row before it: its list position, and the parent links it does not
+ * set itself: for a nested item, every one (other lists made them); for a tabular row, those its table has
+ * no column for (an empty cell is a link removed).
  */
 function keptBy(entity: EntityType, { mode, columns }: Pick<IncomingRow, 'mode' | 'columns'>): string[] {
   const links = linkFields.get(entity) ?? [];
   const kept = mode === 'table' && columns ? links.filter((field) => !columns.includes(field)) : links;
-  return [...kept, '_position', ...ownedListFields(entity)];
+  return [...kept, '_position'];
+}
+
+/**
+ * `into` (a row, or an owned entity kept inside one) with the lists of owned entities that `from`, its
+ * version before, kept and it leaves out, and each item it gives again (by id) likewise: a list left out
+ * is kept, at any depth. Items are copied, not changed.
+ */
+function keepingOwnedLists<T extends Json>(entity: EntityType, from: Json | undefined, into: T): T {
+  if (!from) return into;
+  for (const relation of relations[entity]) {
+    if (relation.kind !== 'many' || !isOwned(relation.entity)) continue;
+    const { field } = relation;
+    const before = from[field];
+    const given = into[field];
+    if (given === undefined) {
+      if (before !== undefined) (into as Json)[field] = before;
+      continue;
+    }
+    if (!Array.isArray(given) || !Array.isArray(before)) continue;
+    const beforeById = new Map((before as Json[]).map((item) => [item.id, item]));
+    (into as Json)[field] = (given as Json[]).map((item) =>
+      beforeById.has(item.id)
+        ? keepingOwnedLists(relation.entity, beforeById.get(item.id), { ...item })
+        : item,
+    );
+  }
+  return into;
 }
 
 function keeping(fields: string[], from: Row | undefined, into: Row): Row {

@@ -8,12 +8,13 @@ import { decompose } from '../../src/ingest/decompose.ts';
 import { rowCollection } from '../../src/db/collections.ts';
 import type { EntityType } from '../../src/hsds/entities.ts';
 import { finishInterruptedImports } from '../../src/ingest/import-recovery.ts';
+import { rebuildAllDocuments } from '../../src/ingest/rebuild-all.ts';
 import { recordPending } from '../../src/ingest/pending.ts';
 import { createLogger } from '../../src/log.ts';
 import { applyRowChanges, planRowChanges } from '../../src/ingest/row-writer.ts';
 import { validateRecord } from '../../src/ingest/validate.ts';
 import { importLines, served, servedRecord } from '../support/import.ts';
-import { LOC, ORG, PHONE_A, PHONE_B, SAL, SVC, SVC2, SVC3 } from '../support/record-ids.ts';
+import { CONTACT, LOC, ORG, PHONE_A, PHONE_B, SAL, SVC, SVC2, SVC3 } from '../support/record-ids.ts';
 
 let testDatabase: TestDatabase;
 let db: Db;
@@ -63,6 +64,9 @@ const service = (overrides: object = {}) => ({
 });
 
 const clock = (iso: string) => () => iso;
+const DAY1 = '2026-01-01T00:00:00.000Z';
+const DAY2 = '2026-02-01T00:00:00.000Z';
+const DAY3 = '2026-03-01T00:00:00.000Z';
 const findService = (id = SVC) => servedRecord(db, 'services', id);
 const findSal = () => servedRecord(db, 'service_at_locations', SAL);
 const rows = (entity: EntityType) => db.collection(rowCollection(entity));
@@ -408,6 +412,39 @@ describe('changes reach every document that embeds them', () => {
     expect((await findService())?.phones).toHaveLength(1);
     await importLines(db, [service({ phones: [] })]);
     expect(await findService()).not.toHaveProperty('phones');
+  });
+
+  it('composes a row alike from the batch and the database, and keeps a list left out inside a kept item', async () => {
+    const contact = (extra: object = {}) => ({ id: CONTACT, name: 'Ana', ...extra });
+    const phone = { id: '12121212-1212-4212-8212-121212121212', number: '206-555-0199' };
+    const withoutPhones = (contacts: object[]) => {
+      const { phones: _phones, ...record } = service({ contacts });
+      return record;
+    };
+    await importLines(db, [service({ contacts: [contact({ phones: [phone] })] })], { now: clock(DAY1) });
+    // The service's row unchanged (its phones left out, kept), rebuilt for its organization's change.
+    await importLines(
+      db,
+      [withoutPhones([contact({ phones: [phone] })]), organization({ name: 'Renamed' })],
+      {
+        now: clock(DAY2),
+      },
+    );
+    // Rebuilt from the stored row, where the kept list sits elsewhere: the same record, unchanged.
+    const imported = await findService();
+    expect(imported).toMatchObject({ organization: { name: 'Renamed' }, last_modified: DAY2 });
+    const before = await db.collection('services').findOne({ id: SVC });
+    await rebuildAllDocuments(db, { now: clock(DAY3) });
+    const rebuilt = await db.collection('services').findOne({ id: SVC });
+    expect(JSON.stringify(await findService())).toBe(JSON.stringify(imported));
+    expect(rebuilt?._hash).toBe(before?._hash);
+    expect(rebuilt?.last_modified).toBe(DAY2);
+
+    // The contact given again without its phones keeps them.
+    await importLines(db, [withoutPhones([contact({ name: 'Ana B' })])], { now: clock(DAY3) });
+    expect((await findService())?.contacts).toEqual([
+      { id: CONTACT, name: 'Ana B', service_id: SVC, phones: [{ ...phone, contact_id: CONTACT }] },
+    ]);
   });
 
   it('a child left out of its list is no longer shown there; one still listed elsewhere stays there', async () => {

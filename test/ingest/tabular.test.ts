@@ -716,4 +716,60 @@ ${PHONE},${SERVICE},555-0199
     ]);
     expect(await importLines(db, [record('555-0002')])).toMatchObject({ unchanged: 1 });
   });
+  it('shows a tabular row in place of a kept item with what that item nests, and none under a kept item', async () => {
+    const SERVICE = 'c0000000-0000-4000-8000-000000000009';
+    const CONTACT = 'c0000000-0000-4000-8000-00000000000a';
+    const PHONE = 'c0000000-0000-4000-8000-00000000000b';
+    const LANGUAGE = 'c0000000-0000-4000-8000-00000000000c';
+    const PHONE_ROW = 'c0000000-0000-4000-8000-00000000000d';
+    const CONTACT_KEPT = 'c0000000-0000-4000-8000-00000000000e';
+    await importLines(db, [
+      {
+        id: SERVICE,
+        name: 'Pantry',
+        status: 'active',
+        contacts: [
+          { id: CONTACT, name: 'Ana', phones: [{ id: PHONE, number: '555-0001' }] },
+          { id: CONTACT_KEPT, name: 'Bo' },
+        ],
+        phones: [{ id: PHONE, number: '555-0001', languages: [{ id: LANGUAGE, name: 'Spanish' }] }],
+      },
+    ]);
+    const dir = await writePackage(
+      [
+        resource('contact', 'contacts.csv', [field('id'), field('service_id'), field('name')]),
+        resource('phone', 'phones.csv', [
+          field('id'),
+          field('service_id'),
+          field('contact_id'),
+          field('number'),
+        ]),
+      ],
+      {
+        'contacts.csv': `id,service_id,name\n${CONTACT},${SERVICE},Ana María\n`,
+        // The first replaces the service's kept phone; the second names a contact kept inside the service
+        // (not a row), under which no row is shown.
+        'phones.csv': `id,service_id,contact_id,number\n${PHONE},${SERVICE},,555-0003\n${PHONE_ROW},,${CONTACT_KEPT},555-0009\n`,
+      },
+    );
+    expect(await importRecords(db, readTabularPackage(dir))).toMatchObject({ rejected: 0 });
+    const service = await servedRecord(db, 'services', SERVICE);
+    expect(service?.contacts).toEqual([
+      {
+        id: CONTACT,
+        service_id: SERVICE,
+        name: 'Ana María',
+        phones: [{ id: PHONE, number: '555-0001', contact_id: CONTACT }],
+      },
+      { id: CONTACT_KEPT, name: 'Bo', service_id: SERVICE },
+    ]);
+    expect(service?.phones).toEqual([
+      {
+        id: PHONE,
+        service_id: SERVICE,
+        number: '555-0003',
+        languages: [{ id: LANGUAGE, name: 'Spanish', phone_id: PHONE }],
+      },
+    ]);
+  });
 });

@@ -14,7 +14,7 @@ import { readTabularPackage } from '../../src/ingest/sources/tabular.ts';
 import { jsonRecords } from '../../src/ingest/sources/json-file.ts';
 import { openIndexedDatabase, startTestDatabase, type TestDatabase } from '../support/database.ts';
 import { importLines, servedHashes, servedRecord } from '../support/import.ts';
-import { LOC, ORG, PHONE_A, SAL, SAL2, SVC, SVC2 } from '../support/record-ids.ts';
+import { CONTACT, LOC, ORG, PHONE_A, SAL, SAL2, SVC, SVC2 } from '../support/record-ids.ts';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -169,6 +169,32 @@ describe('service records given again unchanged', () => {
       await importBoth([[service()], table, [service()]]);
       expect((await servedRecord(skipping.db, 'services', SVC))?.phones).toMatchObject([
         { number: '206-555-0100' },
+      ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('give what applying them gives when a table named an item they keep inside them', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hsds-unchanged-'));
+    try {
+      const fields = ['id', 'contact_id', 'number'].map((name) => ({ name, type: 'string' }));
+      await writeFile(
+        join(dir, 'datapackage.json'),
+        JSON.stringify({
+          name: 'phones',
+          resources: [{ name: 'phones', path: 'phones.csv', schema: { fields } }],
+        }),
+      );
+      // A phone row naming the contact the service keeps inside its row: stored, shown under no record.
+      const phone = '12121212-1212-4212-8212-121212121212';
+      await writeFile(join(dir, 'phones.csv'), `id,contact_id,number\n${phone},${CONTACT},206-555-0199\n`);
+      const contact = { id: CONTACT, name: 'Ana', phones: [{ id: PHONE_A, number: '206-555-0100' }] };
+      const withContact = service({ contacts: [contact] });
+      const table = (db: Db) => importRecords(db, readTabularPackage(dir));
+      await importBoth([[withContact], table, [withContact]]);
+      expect((await servedRecord(skipping.db, 'services', SVC))?.contacts).toEqual([
+        { ...contact, service_id: SVC, phones: [{ ...contact.phones[0], contact_id: CONTACT }] },
       ]);
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -8,3 +8,4 @@ export const PHONE_B = '66666666-6666-4666-8666-666666666666';
 export const SVC2 = '77777777-7777-4777-8777-777777777777';
 export const SAL2 = '88888888-8888-4888-8888-888888888888';
 export const SVC3 = '99999999-9999-4999-8999-999999999999';
+export const CONTACT = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
