@@ -300,6 +300,7 @@ async function writeBatch(
     for (const [fingerprint] of reached) skipped.delete(fingerprint);
   }
   const { writes, changes, shrunkParents, rows } = plan;
+  addWarnings(report, plan.warnings);
   // What the batch does to a record is counted once, for its first copy (a feed may repeat a record): the
   // rows are planned from all its copies together, so later ones change nothing more.
   const counted = new Set<string>();

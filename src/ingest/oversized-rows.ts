@@ -2,7 +2,7 @@ import { calculateObjectSize } from 'bson';
 import { MAX_DOCUMENT_BYTES } from './bulk-writes.ts';
 import type { Decomposition } from './decompose.ts';
 import type { InputRecord } from './input-record.ts';
-import { storedRow } from './row.ts';
+import { storedRow, type Row } from './row.ts';
 
 /**
  * JSON text shorter than this cannot make a row past the size limit: BSON takes at most about eight
@@ -18,9 +18,18 @@ const SURELY_SMALL_TEXT = MAX_DOCUMENT_BYTES / 8;
 export function oversizedRow(input: InputRecord, { rows }: Decomposition): string | undefined {
   if (input.text !== undefined && input.text.length < SURELY_SMALL_TEXT) return undefined;
   for (const { entity, row } of rows) {
-    const bytes = calculateObjectSize(storedRow(row));
-    if (bytes >= MAX_DOCUMENT_BYTES)
+    const bytes = bytesOverLimit(row);
+    if (bytes !== undefined)
       return `the record is too large to store: its ${entity} ${row.id} takes ${bytes} bytes, over MongoDB's limit of ${MAX_DOCUMENT_BYTES}`;
   }
   return undefined;
+}
+
+/** Room left for the statement that writes a row (its filter and flags) within the size limit. */
+const STATEMENT_BYTES = 1024;
+
+/** A row's size, if it is too large to write; undefined when it fits. */
+export function bytesOverLimit(row: Row): number | undefined {
+  const bytes = calculateObjectSize(storedRow(row));
+  return bytes >= MAX_DOCUMENT_BYTES - STATEMENT_BYTES ? bytes : undefined;
 }

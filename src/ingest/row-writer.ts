@@ -12,7 +12,8 @@ import {
 import { rowCollection } from '../db/collections.ts';
 import type { Json } from '../json.ts';
 import { sameRow, storedRow, type Row, type RowWrite, type StoredRow } from './row.ts';
-import { bulkWriteWithRemedies, replaceDuplicate, replacing } from './bulk-writes.ts';
+import { bulkWriteWithRemedies, MAX_DOCUMENT_BYTES, replaceDuplicate, replacing } from './bulk-writes.ts';
+import { bytesOverLimit } from './oversized-rows.ts';
 import { childListKey, findRows, type BatchRows } from './row-source.ts';
 import { isListedInDeps, parentsOf, withAncestors, type EntityRef } from './parent-chain.ts';
 
@@ -61,6 +62,8 @@ export interface RowPlan {
   /** Ids of the parents whose list lost a child: their records changed though none of their rows did. */
   shrunkParents: Set<string>;
   rows: BatchRows;
+  /** Rows left as they were, being too large with what they kept. */
+  warnings: string[];
 }
 
 /**
@@ -101,10 +104,22 @@ export async function planRowChanges(db: Db, batch: Decomposition[]): Promise<Ro
     ),
   };
   const parents: EntityRef[] = [];
+  const warnings: string[] = [];
   for (const [entity, rows] of finals) {
     for (const [id, row] of rows) {
       const before = existing.get(entity)?.get(id);
       if (before && sameRow(before, row)) continue;
+      // A new row is its records' own content, which import.ts measured; one changed may have grown past
+      // the limit with what it kept (lists a record left out) or merged: it is left as it was.
+      const bytes = before ? bytesOverLimit(row) : undefined;
+      if (before && bytes !== undefined) {
+        warnings.push(
+          `${entity} ${id}: with what it keeps from before, it would take ${bytes} bytes, over MongoDB's ` +
+            `limit of ${MAX_DOCUMENT_BYTES}: left as it was`,
+        );
+        rows.set(id, before);
+        continue;
+      }
       if (!writes.has(entity)) writes.set(entity, []);
       writes.get(entity)!.push(row);
       changes.changedRows.add(entityKey(entity, id));
@@ -125,7 +140,7 @@ export async function planRowChanges(db: Db, batch: Decomposition[]): Promise<Ro
       childLists.map((list) => childListKey(list.entity, list.foreignKey, list.parentId)),
     ),
   );
-  return { writes, changes, shrunkParents, rows: { rows: finals, completeLists } };
+  return { writes, changes, shrunkParents, rows: { rows: finals, completeLists }, warnings };
 }
 
 /**

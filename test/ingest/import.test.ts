@@ -642,6 +642,27 @@ describe('documents the database cannot take', () => {
     expect(await findService(SVC2)).not.toBeNull();
   });
 
+  it('leaves a row as it was when what it keeps would take it past the size limit, loading the others', async () => {
+    const big = 'x'.repeat(9 * 1024 * 1024);
+    const base = { id: SVC, name: 'Weekly Pantry', status: 'active' };
+    await importLines(db, [{ ...base, phones: [{ id: PHONE_A, number: '206-555-0100', description: big }] }]);
+    // Its phones left out are kept: with the new schedule, the row would pass 16 MiB.
+    const report = await importLines(db, [
+      { ...base, name: 'Pantry', schedules: [{ id: PHONE_B, description: big }] },
+      service({ id: SVC2, service_at_locations: [] }),
+    ]);
+    expect(report).toMatchObject({ inserted: 1, rejected: 0 });
+    expect(report.warnings).toContainEqual(
+      expect.stringMatching(
+        new RegExp(`^service ${SVC}: with what it keeps from before, .* left as it was$`),
+      ),
+    );
+    const stored = await findService();
+    expect(stored).toMatchObject({ name: 'Weekly Pantry', phones: [{ id: PHONE_A }] });
+    expect(stored).not.toHaveProperty('schedules');
+    expect(await findService(SVC2)).not.toBeNull();
+  });
+
   it('writes a batch early once its records reach 8 MiB of text, holding large records a few at a time', async () => {
     const large = (id: string) =>
       service({ id, description: 'x'.repeat(5 * 1024 * 1024), service_at_locations: [] });
