@@ -716,6 +716,7 @@ ${PHONE},${SERVICE},555-0199
     ]);
     expect(await importLines(db, [record('555-0002')])).toMatchObject({ unchanged: 1 });
   });
+
   it('shows a tabular row in place of a kept item with what that item nests, and none under a kept item', async () => {
     const SERVICE = 'c0000000-0000-4000-8000-000000000009';
     const CONTACT = 'c0000000-0000-4000-8000-00000000000a';
