@@ -204,8 +204,13 @@ export const sharedEntities: ReadonlySet<EntityType> = new Set<EntityType>([
 /** Whether an entity is owned by the record nesting it (not one of `sharedEntities`). */
 export const isOwned = (entity: EntityType): boolean => !sharedEntities.has(entity);
 
+/** Whether a relation is a list of owned entities, kept inside the row of the entity holding it. */
+export const isKeptInside = (relation: Relation): boolean =>
+  relation.kind === 'many' && isOwned(relation.entity);
+
+const ownedLists = new Map<EntityType, string[]>(
+  entityTypes.map((entity) => [entity, relations[entity].filter(isKeptInside).map(({ field }) => field)]),
+);
+
 /** The fields of `entity` holding lists of owned entities, kept inside its row. */
-export const ownedListFields = (entity: EntityType): string[] =>
-  relations[entity].flatMap((relation) =>
-    relation.kind === 'many' && isOwned(relation.entity) ? [relation.field] : [],
-  );
+export const ownedListFields = (entity: EntityType): string[] => ownedLists.get(entity)!;

@@ -1,5 +1,5 @@
 import {
-  isOwned,
+  isKeptInside,
   ownedListFields,
   relations,
   rootExclusions,
@@ -42,13 +42,13 @@ async function composeRows(
   if (rows.length === 0) return documents;
   const ids = rows.map((row) => row.id);
   for (const relation of relations[entity]) {
-    const keptInside = relation.kind === 'many' && isOwned(relation.entity);
+    const keptInside = isKeptInside(relation);
     if (excluded.has(relation.field) || path.includes(relation.entity)) {
       if (keptInside) for (const document of documents) delete document[relation.field];
       continue;
     }
     const below = [...path, relation.entity];
-    if (keptInside) {
+    if (keptInside && relation.kind === 'many') {
       const lists = await ownedLists(source, entity, relation, rows);
       const composed = await composeRows(source, relation.entity, lists.flat(), below);
       let at = 0;

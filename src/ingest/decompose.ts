@@ -1,4 +1,4 @@
-import { entityTypes, isOwned, relations, type EntityType, type Relation } from '../hsds/entities.ts';
+import { entityTypes, isKeptInside, relations, type EntityType, type Relation } from '../hsds/entities.ts';
 import type { ChildList, Row, RowWrite } from './row.ts';
 import { isJsonObject, type Json } from '../json.ts';
 
@@ -65,7 +65,7 @@ function nestRelations(
     }
     if (!Array.isArray(nested)) continue;
     const children = nested.filter(isJsonObject);
-    if (isOwned(relation.entity)) {
+    if (isKeptInside(relation)) {
       // Kept whole here. Rows of the tabular form that named this parent (only a row is shown with them:
       // compose.ts) leave its list, as children missing from a list given in full do.
       stored[relation.field] = children.map((child) => owned(relation, child, out));

@@ -2,7 +2,7 @@ import { calculateObjectSize } from 'bson';
 import { MAX_DOCUMENT_BYTES } from './bulk-writes.ts';
 import type { Decomposition } from './decompose.ts';
 import type { InputRecord } from './input-record.ts';
-import { storedRow, type Row } from './row.ts';
+import type { Row } from './row.ts';
 
 /**
  * JSON text shorter than this cannot make a row past the size limit: BSON takes at most about eight
@@ -28,8 +28,8 @@ export function oversizedRow(input: InputRecord, { rows }: Decomposition): strin
 /** Room left for the statement that writes a row (its filter and flags) within the size limit. */
 const STATEMENT_BYTES = 1024;
 
-/** A row's size, if it is too large to write; undefined when it fits. */
+/** A row's size (with its `id`, which is stored as `_id` alone: a little over), if too large to write. */
 export function bytesOverLimit(row: Row): number | undefined {
-  const bytes = calculateObjectSize(storedRow(row));
+  const bytes = calculateObjectSize(row);
   return bytes >= MAX_DOCUMENT_BYTES - STATEMENT_BYTES ? bytes : undefined;
 }

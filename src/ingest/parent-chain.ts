@@ -21,13 +21,10 @@ import type { Row } from './row.ts';
  */
 
 /**
- * The entity types a document's `_deps` can list (`dependencyIds`): the shared ones, roots and what records
- * refer to. A change needs to name only those: the ids of phones, schedules and the like are in no list.
+ * Whether a change to an entity of this type is looked for in documents' `_deps` (`dependencyIds`): the
+ * shared ones, roots and what records refer to. The ids of phones, schedules and the like are in no list.
  */
-const listedTypes = sharedEntities;
-
-/** Whether a change to an entity of this type is looked for in documents' `_deps`. */
-export const isListedInDeps = (entity: EntityType): boolean => listedTypes.has(entity);
+export const isListedInDeps = (entity: EntityType): boolean => sharedEntities.has(entity);
 
 /** An entity by type and id: a parent a row's foreign key points to. */
 export interface EntityRef {
@@ -117,7 +114,7 @@ export async function withAncestors(
       const key = entityKey(ref.entity, ref.id);
       if (seen.has(key)) continue;
       seen.add(key);
-      if (listedTypes.has(ref.entity)) ids.add(ref.id);
+      if (isListedInDeps(ref.entity)) ids.add(ref.id);
       if (parentKeys.get(ref.entity)!.length === 0) continue;
       const row = rows.get(ref.entity)?.get(ref.id);
       if (row) next.push(...parentsOf(ref.entity, row));

@@ -3,7 +3,7 @@ import type { Decomposition } from './decompose.ts';
 import {
   entityKey,
   foreignKeysOf,
-  isOwned,
+  isKeptInside,
   isRootEntity,
   relations,
   type EntityType,
@@ -229,8 +229,7 @@ function keptBy(entity: EntityType, { mode, columns }: Pick<IncomingRow, 'mode' 
  */
 function keepingOwnedLists<T extends Json>(entity: EntityType, from: Json | undefined, into: T): T {
   if (!from) return into;
-  for (const relation of relations[entity]) {
-    if (relation.kind !== 'many' || !isOwned(relation.entity)) continue;
+  for (const relation of relations[entity].filter(isKeptInside)) {
     const { field } = relation;
     const before = from[field];
     const given = into[field];
