@@ -27,7 +27,7 @@ import {
   type Skipped,
 } from './unchanged-records.ts';
 import type { BatchRows } from './row-source.ts';
-import { RebuildQueue } from './rebuild-queue.ts';
+import { WorkBehind } from './work-behind.ts';
 import { validateRecord } from './validate.ts';
 import { ImportLeaseLost, withImportLease, type ImportLease, type LeaseTimings } from './import-lease.ts';
 
@@ -190,7 +190,10 @@ async function runLeased(
   let batch: BatchEntry[] = [];
   let batchText = 0;
   let read = 0;
-  const rebuilds = new RebuildQueue();
+  // Each batch's documents are rebuilt while the next batch is validated and its rows written; rebuilds run
+  // one at a time and in batch order, so a later batch's rebuild sees (and redoes) whatever an earlier one
+  // composed before the later rows were written.
+  const rebuilds = new WorkBehind();
   const pending = new ImportPending(db);
   // What the batches written but not yet rebuilt change: their documents are not up to date yet.
   const unsettled = new Set<ReadonlySet<string>>();

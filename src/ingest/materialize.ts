@@ -18,6 +18,7 @@ import { servedBytes, storesWholeRecord } from '../db/served-bytes.ts';
 import { listItemOf } from '../db/served-shapes.ts';
 import { entityTag } from '../http/entity-tag.ts';
 import { documentHash } from './row.ts';
+import { WorkBehind } from './work-behind.ts';
 import type { RowChanges } from './row-writer.ts';
 import type { Json } from '../json.ts';
 
@@ -82,7 +83,21 @@ export async function materialize(
   const services = new Map<string, FreshService>();
   // Services whose served record changed: each of their services at location shows it.
   const changedServices: string[] = [];
-  for (const root of rootEntities) {
+  // Each chunk's documents are written while the next chunk is composed.
+  const writes = new WorkBehind();
+  try {
+    for (const root of rootEntities) {
+      // Services at location are taken from services written here, read back past MAX_FRESH_SERVICES.
+      if (root === 'service_at_location' && services.size >= MAX_FRESH_SERVICES) await writes.drain();
+      await rebuildRoot(root);
+    }
+    await writes.drain();
+  } finally {
+    await writes.settle();
+  }
+  return result;
+
+  async function rebuildRoot(root: RootEntity): Promise<void> {
     const collection = db.collection(documentCollection[root]);
     const ids = new Set(changes.changedRoots.get(root) ?? []);
     const reached = (filter: Document) => collection.find(filter, { projection: { _id: 0, id: 1 } });
@@ -102,19 +117,20 @@ export async function materialize(
         db,
         root,
         chunk,
-        { source, services, changes, now, refresh, beforeWrite, fingerprints },
+        { source, services, changes, now, refresh, beforeWrite, fingerprints, writes },
         result,
       );
       result.written.set(root, (result.written.get(root) ?? 0) + written);
       if (root === 'service') changedServices.push(...changed);
     }
   }
-  return result;
 }
 
 /** What rebuilding a chunk of roots reads from and reports to. */
 interface Rebuild extends Omit<MaterializeOptions, 'batch' | 'rootsOnly' | 'fingerprints'> {
   fingerprints: ReadonlyMap<string, string>;
+  /** Where the chunk's write is queued, to run while the next chunk is composed. */
+  writes: WorkBehind;
   source: RowSource;
   services: Map<string, FreshService>;
   changes: RowChanges;
@@ -130,7 +146,7 @@ async function rebuild(
   db: Db,
   root: RootEntity,
   ids: string[],
-  { source, services, changes, now, refresh, beforeWrite, fingerprints }: Rebuild,
+  { source, services, changes, now, refresh, beforeWrite, fingerprints, writes }: Rebuild,
   { warnings, fingerprinted }: Pick<MaterializeResult, 'warnings' | 'fingerprinted'>,
 ): Promise<RebuildResult> {
   const collection = db.collection(documentCollection[root]);
@@ -197,14 +213,16 @@ async function rebuild(
     operations.push(before ? replacing('id', full.stored) : { insertOne: { document: full.stored } });
   }
   if (operations.length > 0) {
-    await beforeWrite?.();
-    await bulkWriteWithRemedies(
-      collection,
-      operations,
-      replaceDuplicate('id'),
-      leavingOutUnindexableGeo(warnings),
-      leavingOutOversized(root, warnings),
-    );
+    await writes.add(async () => {
+      await beforeWrite?.();
+      await bulkWriteWithRemedies(
+        collection,
+        operations,
+        replaceDuplicate('id'),
+        leavingOutUnindexableGeo(warnings),
+        leavingOutOversized(root, warnings),
+      );
+    });
   }
   return { written: operations.length, changed };
 }
