@@ -87,8 +87,10 @@ export async function materialize(
   const writes = new WorkBehind();
   try {
     for (const root of rootEntities) {
-      // Services at location are taken from services written here, read back past MAX_FRESH_SERVICES.
-      if (root === 'service_at_location' && services.size >= MAX_FRESH_SERVICES) await writes.drain();
+      // Services at location are taken from the services written here; those not kept in memory (past
+      // MAX_FRESH_SERVICES, or removed) are read back, once their writes have landed.
+      if (root === 'service_at_location' && changedServices.some((id) => !services.has(id)))
+        await writes.drain();
       await rebuildRoot(root);
     }
     await writes.drain();

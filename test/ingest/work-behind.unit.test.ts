@@ -66,4 +66,22 @@ describe('WorkBehind', () => {
     await settled;
     expect(log).toEqual(['running starts', 'settled']);
   });
+
+  it('keeps a failure with nothing waiting on it for the next add or drain, not as an unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const listener = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', listener);
+    try {
+      const queue = new WorkBehind();
+      await queue.add(async () => {
+        throw new Error('write failed');
+      });
+      // The failure happens while the caller does something else.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(unhandled).toEqual([]);
+      await expect(queue.drain()).rejects.toThrow('write failed');
+    } finally {
+      process.off('unhandledRejection', listener);
+    }
+  });
 });
