@@ -208,9 +208,14 @@ export const isOwned = (entity: EntityType): boolean => !sharedEntities.has(enti
 export const isKeptInside = (relation: Relation): boolean =>
   relation.kind === 'many' && isOwned(relation.entity);
 
-const ownedLists = new Map<EntityType, string[]>(
-  entityTypes.map((entity) => [entity, relations[entity].filter(isKeptInside).map(({ field }) => field)]),
+type ListRelation = Extract<Relation, { kind: 'many' }>;
+
+const keptInside = new Map(
+  entityTypes.map((entity) => [
+    entity,
+    relations[entity].filter((relation): relation is ListRelation => isKeptInside(relation)),
+  ]),
 );
 
-/** The fields of `entity` holding lists of owned entities, kept inside its row. */
-export const ownedListFields = (entity: EntityType): string[] => ownedLists.get(entity)!;
+/** The relations of `entity` that are lists of owned entities, kept inside its row (computed once). */
+export const keptInsideRelations = (entity: EntityType): readonly ListRelation[] => keptInside.get(entity)!;

@@ -1,6 +1,6 @@
 import {
   isKeptInside,
-  ownedListFields,
+  keptInsideRelations,
   relations,
   rootExclusions,
   type EntityType,
@@ -42,13 +42,12 @@ async function composeRows(
   if (rows.length === 0) return documents;
   const ids = rows.map((row) => row.id);
   for (const relation of relations[entity]) {
-    const keptInside = isKeptInside(relation);
     if (excluded.has(relation.field) || path.includes(relation.entity)) {
-      if (keptInside) for (const document of documents) delete document[relation.field];
+      if (isKeptInside(relation)) for (const document of documents) delete document[relation.field];
       continue;
     }
     const below = [...path, relation.entity];
-    if (keptInside && relation.kind === 'many') {
+    if (relation.kind === 'many' && isKeptInside(relation)) {
       const lists = await ownedLists(source, entity, relation, rows);
       const composed = await composeRows(source, relation.entity, lists.flat(), below);
       let at = 0;
@@ -135,7 +134,9 @@ async function ownedLists(
         } as Row;
       }
       rows.delete(row.id);
-      const lists = ownedListFields(entity).filter((name) => child[name] !== undefined);
+      const lists = keptInsideRelations(entity)
+        .map(({ field }) => field)
+        .filter((name) => child[name] !== undefined);
       return lists.length === 0
         ? row
         : { ...row, ...Object.fromEntries(lists.map((name) => [name, child[name]])) };

@@ -3,8 +3,8 @@ import type { Decomposition } from './decompose.ts';
 import {
   entityKey,
   foreignKeysOf,
-  isKeptInside,
   isRootEntity,
+  keptInsideRelations,
   relations,
   type EntityType,
   type RootEntity,
@@ -229,7 +229,7 @@ function keptBy(entity: EntityType, { mode, columns }: Pick<IncomingRow, 'mode' 
  */
 function keepingOwnedLists<T extends Json>(entity: EntityType, from: Json | undefined, into: T): T {
   if (!from) return into;
-  for (const relation of relations[entity].filter(isKeptInside)) {
+  for (const relation of keptInsideRelations(entity)) {
     const { field } = relation;
     const before = from[field];
     const given = into[field];
