@@ -1,5 +1,5 @@
 /**
- * `npm run bench:import [-- --count N] [-- --seed S]`: the bulk import of generated services
+ * `npm run bench:import [-- --count N] [-- --seed S] [-- --workers W]`: the bulk import of generated services
  * (scripts/generator) as `npm run import services.ndjson` does it, against issue #18's targets, each
  * measured against a baseline taken in the same run. Before any pass, the input is generated into NDJSON
  * files in a temporary directory (removed at the end): every service, and the first 20% of them for the
@@ -32,7 +32,7 @@ import { importRecords } from '../src/ingest/import.ts';
 import type { ImportReport } from '../src/ingest/report.ts';
 import { parsedRecord } from '../src/ingest/input-record.ts';
 import { readNdjsonFile } from '../src/ingest/sources/ndjson.ts';
-import { integer, meets, mib, mibTenths, positiveInteger } from './format.ts';
+import { integer, meets, mib, mibTenths, nonNegativeInteger, positiveInteger } from './format.ts';
 import { checkReport, checkUnchanged, writeGeneratedNdjson } from './generated-services.ts';
 import { sampleMemoryPeaks, type MemoryPeaks } from './memory-peaks.ts';
 import { benchDatabase, startStandinProcess, type StandinProcess } from './standin.ts';
@@ -202,6 +202,7 @@ async function importPass(
     count,
     () =>
       importRecords(db, readNdjsonFile(file), {
+        workers,
         onProgress: () => {
           if (batches++ % RETAINED_SAMPLE_BATCHES === 0) sampleRetainedHeap();
         },
@@ -264,7 +265,7 @@ async function fullImportAndReimport(file: string, count: number) {
     const { pass: reimport, result: reimportReport } = await measure(
       're-import, unchanged',
       count,
-      () => importRecords(db, readNdjsonFile(file)),
+      () => importRecords(db, readNdjsonFile(file), { workers }),
       standin,
     );
     checkUnchanged(reimportReport, count);
@@ -321,14 +322,18 @@ const { values } = parseArgs({
   options: {
     count: { type: 'string', default: '100000' },
     seed: { type: 'string', default: '1' },
+    workers: { type: 'string' },
   },
 });
 const count = positiveInteger(values.count, 'count');
 const seed = positiveInteger(values.seed, 'seed');
+// The import's validation workers: its own choice for this machine unless given (0: none).
+const workers = values.workers === undefined ? undefined : nonNegativeInteger(values.workers, 'workers');
 const smallCount = Math.max(1, Math.round(count * SMALL_PASS_FRACTION));
 
 console.log(
-  `bench:import: ${integer(count)} generated services (seed ${seed}), node ${process.version}; ` +
+  `bench:import: ${integer(count)} generated services (seed ${seed}), node ${process.version}, ` +
+    `validation workers: ${workers ?? 'automatic'}; ` +
     'read from an NDJSON file generated before the passes; each database pass on a fresh stand-in in its ' +
     'own process; CPU per service',
 );

@@ -1,5 +1,5 @@
 /**
- * `npm run import -- <paths...> [--type T] [--dry-run] [--batch-size N]`
+ * `npm run import -- <paths...> [--type T] [--dry-run] [--batch-size N] [--workers W]`
  *
  * Imports HSDS data into MONGODB_URI, or else into the embedded database (shared if a server already runs
  * it, started for the duration otherwise). Paths: JSON files (a record or an array), NDJSON/JSON Lines
@@ -19,7 +19,10 @@ import { withDatabase } from './cli/database.ts';
 import { withProgress } from './cli/progress.ts';
 import { printWarnings } from './cli/warnings.ts';
 
-const USAGE = `usage: npm run import -- <path...> [--type ${recordTypes.join('|')}] [--dry-run] [--batch-size N]`;
+const USAGE = `usage: npm run import -- <path...> [--type ${recordTypes.join('|')}] [--dry-run] [--batch-size N] [--workers W]`;
+
+/** More validation workers than this would only hold memory: one keeps ahead of the import (import.ts). */
+const MAX_WORKERS = 16;
 
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -28,6 +31,7 @@ async function main(): Promise<number> {
       type: { type: 'string' },
       'dry-run': { type: 'boolean', default: false },
       'batch-size': { type: 'string' },
+      workers: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -44,6 +48,11 @@ async function main(): Promise<number> {
     console.error(`--batch-size must be a positive integer\n${USAGE}`);
     return 2;
   }
+  const workers = values.workers === undefined ? undefined : Number(values.workers);
+  if (workers !== undefined && !(Number.isInteger(workers) && workers >= 0 && workers <= MAX_WORKERS)) {
+    console.error(`--workers must be an integer from 0 to ${MAX_WORKERS}\n${USAGE}`);
+    return 2;
+  }
 
   // A step that fails for the database being out of reach is retried for HSDS_IMPORT_OUTAGE_MS, then the
   // CLI stops (exit 2, what it wrote kept for a rerun to complete): a takeover takes a few seconds.
@@ -53,6 +62,7 @@ async function main(): Promise<number> {
         dryRun: values['dry-run'],
         type: values.type as RecordType | undefined,
         batchSize,
+        workers,
         onProgress,
         outages: {
           forMs: importOutageMs,

@@ -1,10 +1,9 @@
+import { availableParallelism } from 'node:os';
 import type { Db, ObjectId } from 'mongodb';
 import pLimit from 'p-limit';
-import { decompose, type Decomposition } from './decompose.ts';
-import { entityKey, type EntityType } from '../hsds/entities.ts';
+import { entityKey } from '../hsds/entities.ts';
 import { describeSource, type InputRecord } from './input-record.ts';
 import { materialize, type MaterializeOptions } from './materialize.ts';
-import { oversizedRow } from './oversized-rows.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { retryUntilDone } from '../retry.ts';
 import { clearPending, hasLeftPending, ImportPending, leftPending } from './pending.ts';
@@ -23,12 +22,12 @@ import {
   fingerprintOf,
   stampInputs,
   unchangedCandidates,
-  type Candidate,
   type Skipped,
 } from './unchanged-records.ts';
 import type { BatchRows } from './row-source.ts';
 import { WorkBehind } from './work-behind.ts';
-import { validateRecord } from './validate.ts';
+import { ValidationPool } from './validation-pool.ts';
+import type { BatchEntry, BatchItem, CheckedEntry } from './batch-item.ts';
 import { ImportLeaseLost, withImportLease, type ImportLease, type LeaseTimings } from './import-lease.ts';
 
 export interface ImportOptions {
@@ -46,6 +45,8 @@ export interface ImportOptions {
   leaseTimings?: LeaseTimings;
   /** Wait out a database out of reach, retrying what failed; unset: the import fails at once. */
   outages?: OutageRetry;
+  /** Worker threads validating records (validation-pool.ts); 0: in the import's own thread. Default: `automaticWorkers`. */
+  workers?: number;
 }
 
 /**
@@ -78,24 +79,13 @@ const DEFAULT_BATCH = 500;
  */
 const MAX_BATCH_TEXT = 8 * 1024 * 1024;
 
-/** A validated record (or tabular row) and the rows it consists of; `type` names it in the report. */
-type BatchItem = { type: string; decomposition: Decomposition; candidate?: Candidate };
-
-/** A record as read, with its fingerprint (unchanged-records.ts). */
-interface BatchEntry {
-  input: InputRecord;
-  fingerprint?: string;
-}
-
-/** A tabular-form row is already normalized: it is its own single row, with its foreign keys as given. */
-const tabularRow = (
-  entity: EntityType,
-  row: Record<string, unknown>,
-  columns: readonly string[] = Object.keys(row),
-): Decomposition => ({
-  rows: [{ entity, row: { ...row, _id: row.id as string, id: row.id as string }, mode: 'table', columns }],
-  childLists: [],
-});
+/**
+ * Worker threads validating records (validation-pool.ts) unless told: one on a machine of four cores or
+ * more. Validating takes about a fifth of the import's own thread, which is what limits an import on such a
+ * machine, so one worker keeps ahead of it; with fewer cores the worker takes turns with the import and the
+ * embedded database, and an import measured slower with it than without (docs/performance.md).
+ */
+const automaticWorkers = () => (availableParallelism() >= 4 ? 1 : 0);
 
 /**
  * The imports of this process (`POST /import`, the start-up seed, the CLI), one at a time, in order: two
@@ -198,9 +188,14 @@ async function runLeased(
   // What the batches written but not yet rebuilt change: their documents are not up to date yet.
   const unsettled = new Set<ReadonlySet<string>>();
   const isUnsettled = (id: string) => [...unsettled].some((touched) => touched.has(id));
-  const flush = async () => {
+  const batchSize = options.batchSize ?? DEFAULT_BATCH;
+  let validation: ValidationPool | undefined;
+  const flush = async (last: boolean) => {
     if (batch.length > 0) {
+      // Workers start unless the whole input fits in one batch: a few records are not worth their start.
+      validation ??= new ValidationPool(last ? 0 : (options.workers ?? automaticWorkers()));
       const written = await writeBatch(db, lease, pending, batch, report, {
+        validation,
         outages,
         type: options.type,
         skipUnchanged: settled,
@@ -229,12 +224,13 @@ async function runLeased(
       read += 1;
       batch.push({ input, fingerprint: fingerprintOf(input, options.type) });
       batchText += input.text?.length ?? 0;
-      if (batch.length >= (options.batchSize ?? DEFAULT_BATCH) || batchText >= MAX_BATCH_TEXT) await flush();
+      if (batch.length >= batchSize || batchText >= MAX_BATCH_TEXT) await flush(false);
     }
-    await flush();
+    await flush(true);
     await rebuilds.drain();
   } finally {
     await rebuilds.settle();
+    await validation?.close();
     pending.release();
   }
   report.durationMs = Math.round(performance.now() - started);
@@ -252,6 +248,7 @@ interface WrittenBatch {
 }
 
 interface BatchOptions {
+  validation: ValidationPool;
   outages: OutageRetry | undefined;
   type: RecordType | undefined;
   /** Whether service records given again unchanged may be skipped. */
@@ -273,22 +270,25 @@ async function writeBatch(
   pendingChanges: ImportPending,
   entries: BatchEntry[],
   report: ImportReport,
-  { outages, type, skipUnchanged, isUnsettled }: BatchOptions,
+  { validation, outages, type, skipUnchanged, isUnsettled }: BatchOptions,
 ): Promise<WrittenBatch | undefined> {
   const fingerprints = entries.flatMap(({ fingerprint }) => (fingerprint ? [fingerprint] : []));
   const skipped = skipUnchanged
     ? await retryingOutages(outages, () => unchangedCandidates(db, fingerprints, isUnsettled))
     : (new Map() as Skipped);
   const validated = new Map<BatchEntry, BatchItem | undefined>();
-  const itemOf = (entry: BatchEntry): BatchItem | undefined => {
-    if (!validated.has(entry)) validated.set(entry, validatedItem(entry, type, report));
-    return validated.get(entry);
+  const validate = async (applying: BatchEntry[]) => {
+    const unchecked = applying.filter((entry) => !validated.has(entry));
+    const checked = await validation.check(unchecked, type);
+    unchecked.forEach((entry, at) => validated.set(entry, reportedItem(checked[at]!, report)));
   };
   const applied = ({ fingerprint }: BatchEntry) => fingerprint === undefined || !skipped.has(fingerprint);
   let items: BatchItem[];
   let plan: RowPlan;
   for (;;) {
-    items = entries.filter(applied).flatMap((entry) => itemOf(entry) ?? []);
+    const applying = entries.filter(applied);
+    await validate(applying);
+    items = applying.flatMap((entry) => validated.get(entry) ?? []);
     const batchItems = items;
     plan = await retryingOutages(outages, () =>
       planRowChanges(
@@ -345,36 +345,11 @@ async function writeBatch(
   return { lease, rows: { pending, changes, rows }, fingerprints: kept };
 }
 
-/** A record validated and decomposed into its rows; undefined, and reported, when it is rejected. */
-function validatedItem(
-  { input, fingerprint }: BatchEntry,
-  type: RecordType | undefined,
-  report: ImportReport,
-): BatchItem | undefined {
-  const validated = validateRecord(input, type);
-  if (!validated.ok) {
-    countOutcome(report, 'rejected', input.entity ?? type ?? input.type);
-    addRejections(report, validated.rejections);
-    return undefined;
-  }
-  const item: BatchItem =
-    'entity' in validated
-      ? {
-          type: validated.entity,
-          decomposition: tabularRow(validated.entity, validated.row, input.columns),
-        }
-      : {
-          type: validated.type,
-          decomposition: decompose(validated.type, validated.record),
-          // A service record's document may be marked as its own, to be recognised when given again.
-          ...(fingerprint !== undefined && validated.type === 'service'
-            ? { candidate: { id: validated.record.id as string, fingerprint } }
-            : {}),
-        };
-  const oversized = oversizedRow(input, item.decomposition);
-  if (oversized === undefined) return item;
-  countOutcome(report, 'rejected', item.type);
-  addRejections(report, [{ at: describeSource(input.source), message: oversized }]);
+/** The item of a record checked; undefined, and reported, when it is rejected. */
+function reportedItem(checked: CheckedEntry, report: ImportReport): BatchItem | undefined {
+  if ('item' in checked) return checked.item;
+  countOutcome(report, 'rejected', checked.rejected.type);
+  addRejections(report, checked.rejected.rejections);
   return undefined;
 }
 

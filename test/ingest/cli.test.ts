@@ -80,9 +80,12 @@ describe('npm run import', () => {
     const run = runImport(databaseNamed('usage'), ['--type', 'widget', 'x.json']);
     expect(await run.exited).toBe(2);
     expect(run.output()).toMatch(/--type must be one of/);
+    const workers = runImport(databaseNamed('usage'), ['--workers', 'many', 'x.json']);
+    expect(await workers.exited).toBe(2);
+    expect(workers.output()).toMatch(/--workers must be an integer from 0 to 16/);
   });
 
-  it('completes an import killed part-way when it is run again', async () => {
+  it('completes an import killed part-way when it is run again (validating in worker threads)', async () => {
     const file = await generate(600);
     const crashed = databaseNamed('crashed');
     const first = runImport(crashed, ['--batch-size', '100', file]);
@@ -95,10 +98,10 @@ describe('npm run import', () => {
     await first.exited;
     expect(await crashed.collection('services').countDocuments()).toBeLessThan(600);
 
-    const rerun = runImport(crashed, [file]);
+    const rerun = runImport(crashed, ['--workers', '2', '--batch-size', '100', file]);
     expect(await rerun.exited).toBe(0);
     const clean = databaseNamed('clean');
-    expect(await runImport(clean, [file]).exited).toBe(0);
+    expect(await runImport(clean, ['--workers', '0', file]).exited).toBe(0);
     expect(await servedHashes(crashed)).toEqual(await servedHashes(clean));
     expect(await crashed.collection('import.pending').countDocuments()).toBe(0);
   }, 180_000);

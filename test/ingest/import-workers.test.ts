@@ -1,0 +1,45 @@
+/**
+ * Records validated in worker threads (validation-pool.ts) load exactly as those validated in the import's
+ * own thread: the same report, rejections in their places, and the same stored directory.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serviceNdjsonChunks } from '../../scripts/generator/ndjson-chunks.ts';
+import { indexedDatabases } from '../support/database.ts';
+import { importLines, storedDirectory } from '../support/import.ts';
+
+const databases = indexedDatabases();
+beforeAll(() => databases.start());
+afterAll(() => databases.close());
+
+const NOW = () => '2030-01-02T03:04:05.678Z';
+
+/** Generated services, with records that fail validation among them and one line that is not JSON. */
+function input(): string[] {
+  const lines = [...serviceNdjsonChunks(60, 7)].join('').trim().split('\n');
+  lines.splice(5, 0, '{"id": "not a uuid", "name": "Broken"}');
+  lines.splice(30, 0, '{"id": ');
+  lines.splice(47, 1, lines[47]!.replace('"status":"', '"status":"closing-'));
+  return lines;
+}
+
+describe('an import validating in worker threads', () => {
+  it('reports and stores what the same import validating in its own thread does', async () => {
+    const lines = input();
+    const inThread = await databases.fresh();
+    const inWorkers = await databases.fresh();
+    const options = { batchSize: 16, now: NOW };
+    const expected = await importLines(inThread, lines, { ...options, workers: 0 });
+    const report = await importLines(inWorkers, lines, { ...options, workers: 2 });
+
+    expect(expected.rejected).toBe(3);
+    expect(expected.inserted).toBe(59);
+    const { durationMs: _took, ...rest } = report;
+    const { durationMs: _tookToo, ...expectedRest } = expected;
+    expect(rest).toEqual(expectedRest);
+    expect(await storedDirectory(inWorkers)).toEqual(await storedDirectory(inThread));
+
+    // Given again, the records are recognised unchanged before any validation, workers or not.
+    const again = await importLines(inWorkers, lines, { ...options, workers: 2 });
+    expect([again.inserted, again.updated, again.unchanged, again.rejected]).toEqual([0, 0, 59, 3]);
+  });
+});
