@@ -15,14 +15,12 @@ import { recordTypes, type RecordType } from '../src/ingest/record-type.ts';
 import type { ImportReport } from '../src/ingest/report.ts';
 import { readInputPath } from '../src/ingest/sources/input-path.ts';
 import { failureMessage } from '../src/failure-message.ts';
+import { MAX_IMPORT_WORKERS } from '../src/config.ts';
 import { withDatabase } from './cli/database.ts';
 import { withProgress } from './cli/progress.ts';
 import { printWarnings } from './cli/warnings.ts';
 
 const USAGE = `usage: npm run import -- <path...> [--type ${recordTypes.join('|')}] [--dry-run] [--batch-size N] [--workers W]`;
-
-/** More validation workers than this would only hold memory: one keeps ahead of the import (import.ts). */
-const MAX_WORKERS = 16;
 
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -49,20 +47,23 @@ async function main(): Promise<number> {
     return 2;
   }
   const workers = values.workers === undefined ? undefined : Number(values.workers);
-  if (workers !== undefined && !(Number.isInteger(workers) && workers >= 0 && workers <= MAX_WORKERS)) {
-    console.error(`--workers must be an integer from 0 to ${MAX_WORKERS}\n${USAGE}`);
+  if (
+    workers !== undefined &&
+    !(Number.isInteger(workers) && workers >= 0 && workers <= MAX_IMPORT_WORKERS)
+  ) {
+    console.error(`--workers must be an integer from 0 to ${MAX_IMPORT_WORKERS}\n${USAGE}`);
     return 2;
   }
 
   // A step that fails for the database being out of reach is retried for HSDS_IMPORT_OUTAGE_MS, then the
   // CLI stops (exit 2, what it wrote kept for a rerun to complete): a takeover takes a few seconds.
-  return withDatabase(async (db, logger, { importOutageMs }) => {
+  return withDatabase(async (db, logger, { importOutageMs, importWorkers }) => {
     const report = await withProgress('importing', 'records read', (onProgress) =>
       importRecords(db, inputs(positionals), {
         dryRun: values['dry-run'],
         type: values.type as RecordType | undefined,
         batchSize,
-        workers,
+        workers: workers ?? importWorkers,
         onProgress,
         outages: {
           forMs: importOutageMs,

@@ -5,6 +5,9 @@ import { LOGIN_PATTERN, LOGIN_RULE } from './management/user-input.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
 
+/** More validation workers than this would only hold memory: one keeps ahead of an import (import.ts). */
+export const MAX_IMPORT_WORKERS = 16;
+
 /**
  * Every setting comes from the environment (twelve-factor); each variable is documented in docs/configuration.md.
  * Unset and empty variables both mean "use the default", so `FOO=` in an env file does not break start-up.
@@ -29,6 +32,7 @@ const EnvironmentSchema = z
     HSDS_DB_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
     // Below the import lease's 45 s: an import whose lease goes unrenewed that long loses it anyway.
     HSDS_IMPORT_OUTAGE_MS: z.coerce.number().int().min(0).max(40_000).default(30_000),
+    HSDS_IMPORT_WORKERS: z.coerce.number().int().min(0).max(MAX_IMPORT_WORKERS).optional(),
     HSDS_DATA_DIR: z.string().min(1).default('.data'),
     HSDS_EMBEDDED: z.enum(['auto', 'mongod', 'standin']).default('auto'),
     HSDS_EMBEDDED_DB_PORT: port.default(27217),
@@ -115,6 +119,8 @@ function toConfig(env: z.infer<typeof EnvironmentSchema>) {
     dbTimeoutMs: env.HSDS_DB_TIMEOUT_MS,
     /** How long the import CLI retries a step while the database is out of reach, before it exits 2. */
     importOutageMs: env.HSDS_IMPORT_OUTAGE_MS,
+    /** Worker threads validating an import's records; unset: the import's automatic choice (import.ts). */
+    importWorkers: env.HSDS_IMPORT_WORKERS,
     dataDir: env.HSDS_DATA_DIR,
     embedded: env.HSDS_EMBEDDED,
     embeddedDbPort: env.HSDS_EMBEDDED_DB_PORT,

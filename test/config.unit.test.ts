@@ -89,6 +89,14 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ HSDS_META_RETENTION_DAYS: bad })).toThrow(/HSDS_META_RETENTION_DAYS: /);
   });
 
+  it("leaves an import's validation workers to its automatic choice unless given 0 to 16", () => {
+    expect(loadConfig({}).importWorkers).toBeUndefined();
+    expect(loadConfig({ HSDS_IMPORT_WORKERS: '0' }).importWorkers).toBe(0);
+    expect(loadConfig({ HSDS_IMPORT_WORKERS: '2' }).importWorkers).toBe(2);
+    for (const bad of ['-1', '1.5', '17', 'all'])
+      expect(() => loadConfig({ HSDS_IMPORT_WORKERS: bad })).toThrow(/HSDS_IMPORT_WORKERS: /);
+  });
+
   it('refuses what the driver, the timers and links could not use', () => {
     for (const [variable, value, message] of [
       ['MONGODB_URI', 'mongodb://127.0.0.1:27017/?badopt=1', /MONGODB_URI: option badopt is not supported/],

@@ -93,7 +93,11 @@ export function importRoutes({
     };
     // Imports of this process run one at a time: this one waits for those before it.
     const runImport = () =>
-      importRecords(db, body.records(), { dryRun: options.dry_run, type: options.type }).finally(release);
+      importRecords(db, body.records(), {
+        dryRun: options.dry_run,
+        type: options.type,
+        workers: config.importWorkers,
+      }).finally(release);
     if (options.wait) {
       ctx.body = await runImport().catch((error: unknown) => {
         // Not an unexpected failure: it says what happened, and sending the data again finishes the import.
