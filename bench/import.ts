@@ -15,7 +15,9 @@
  *     the database alone takes).
  *
  * The importer's CPU is this process's over an import pass, reading the file included, as a user's import
- * spends it: nothing else runs here then (but the bench's own heap sampling, which is left out).
+ * spends it: nothing else runs here then (but the bench's own heap sampling, which is left out); its
+ * main thread's share is printed beside it on Linux (without V8's helper threads and the validation
+ * workers: the share that limits an import where the database and the workers have cores of their own).
  * Prints each pass's time, rate, CPU per service (this process, the stand-in) and memory peaks; then the
  * import's stored sizes and CPU in detail; then a summary: each target, the figure measured, met or not.
  * Exits 0 whatever the figures (shared machines are noisy); it fails only when an import errors, does not
@@ -34,6 +36,7 @@ import { parsedRecord } from '../src/ingest/input-record.ts';
 import { readNdjsonFile } from '../src/ingest/sources/ndjson.ts';
 import { integer, meets, mib, mibTenths, nonNegativeInteger, positiveInteger } from './format.ts';
 import { checkReport, checkUnchanged, writeGeneratedNdjson } from './generated-services.ts';
+import { mainThreadCpuMicros } from './main-thread-cpu.ts';
 import { sampleMemoryPeaks, type MemoryPeaks } from './memory-peaks.ts';
 import { benchDatabase, startStandinProcess, type StandinProcess } from './standin.ts';
 
@@ -80,6 +83,8 @@ interface PassResult {
   seconds: number;
   /** CPU time of this process (the importer's, for an import pass), user and system, in µs. */
   benchCpuMicros: number;
+  /** The part of it on the main thread (main-thread-cpu.ts); undefined where it cannot be told. */
+  mainThreadCpuMicros: number | undefined;
   /** This process's memory peaks. */
   importer: MemoryPeaks;
   /** The stand-in's CPU time over the pass; absent for the passes that use no database. */
@@ -96,14 +101,31 @@ async function measure<T>(
   const standinCpuBefore = await standin?.cpuUsage();
   const memory = sampleMemoryPeaks();
   const cpuBefore = process.cpuUsage();
+  const mainThreadBefore = mainThreadCpuMicros();
   const started = performance.now();
   const result = await work();
   const seconds = (performance.now() - started) / 1000;
   const benchCpuMicros = cpuMicros(process.cpuUsage(cpuBefore));
+  const mainThreadAfter = mainThreadCpuMicros();
+  const mainThread =
+    mainThreadBefore === undefined || mainThreadAfter === undefined
+      ? undefined
+      : mainThreadAfter - mainThreadBefore;
   const importer = memory.stop();
   const standinCpuMicros =
     standin && standinCpuBefore && cpuMicros(await standin.cpuUsage()) - cpuMicros(standinCpuBefore);
-  return { pass: { label, services, seconds, benchCpuMicros, importer, standinCpuMicros }, result };
+  return {
+    pass: {
+      label,
+      services,
+      seconds,
+      benchCpuMicros,
+      mainThreadCpuMicros: mainThread,
+      importer,
+      standinCpuMicros,
+    },
+    result,
+  };
 }
 
 /**
@@ -191,11 +213,14 @@ async function importPass(
   let retainedHeapBytes = 0;
   // The full collections that measure the retained heap are the bench's cost, not the importer's.
   let samplingCpuMicros = 0;
+  let samplingMainThreadMicros = 0;
   let batches = 0;
   const sampleRetainedHeap = () => {
     const before = process.cpuUsage();
+    const mainThreadBefore = mainThreadCpuMicros() ?? 0;
     retainedHeapBytes = Math.max(retainedHeapBytes, retainedHeap());
     samplingCpuMicros += cpuMicros(process.cpuUsage(before));
+    samplingMainThreadMicros += (mainThreadCpuMicros() ?? 0) - mainThreadBefore;
   };
   const { pass, result: report } = await measure(
     label,
@@ -212,7 +237,14 @@ async function importPass(
   retainedHeapBytes = Math.max(retainedHeapBytes, retainedHeap());
   checkReport(report, count);
   return {
-    pass: { ...pass, benchCpuMicros: pass.benchCpuMicros - samplingCpuMicros },
+    pass: {
+      ...pass,
+      benchCpuMicros: pass.benchCpuMicros - samplingCpuMicros,
+      mainThreadCpuMicros:
+        pass.mainThreadCpuMicros === undefined
+          ? undefined
+          : pass.mainThreadCpuMicros - samplingMainThreadMicros,
+    },
     report,
     retainedHeapBytes,
   };
@@ -389,9 +421,16 @@ console.log(
 const benchMicros = (pass: PassResult) => perService(pass.benchCpuMicros, pass);
 const newServiceMicros = benchMicros(full.pass);
 const unchangedServiceMicros = benchMicros(full.reimport);
+// The import's own thread, without V8's helper threads and validation workers: what limits an import where
+// the database and the workers have cores of their own.
+const onMainThread = (pass: PassResult) =>
+  pass.mainThreadCpuMicros === undefined
+    ? ''
+    : ` (its main thread ${microseconds(perService(pass.mainThreadCpuMicros, pass))})`;
 console.log(
-  `importer CPU per service (this process, reading the file included): new ${microseconds(newServiceMicros)}, ` +
-    `unchanged ${microseconds(unchangedServiceMicros)}; reading and parsing the file alone ${microseconds(benchMicros(readAlone))}`,
+  `importer CPU per service (this process, reading the file included): new ${microseconds(newServiceMicros)}` +
+    `${onMainThread(full.pass)}, unchanged ${microseconds(unchangedServiceMicros)}${onMainThread(full.reimport)}; ` +
+    `reading and parsing the file alone ${microseconds(benchMicros(readAlone))}`,
 );
 const standinMicros = (pass: PassResult) => microseconds(perService(pass.standinCpuMicros!, pass));
 console.log(
