@@ -5,8 +5,8 @@ import { LOGIN_PATTERN, LOGIN_RULE } from './management/user-input.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
 
-/** More validation workers than this would only hold memory: one keeps ahead of an import (import.ts). */
-export const MAX_IMPORT_WORKERS = 16;
+/** More validation workers would only hold memory (~60 MiB each): one keeps ahead of an import (import.ts). */
+export const MAX_IMPORT_WORKERS = 4;
 
 /**
  * Every setting comes from the environment (twelve-factor); each variable is documented in docs/configuration.md.

@@ -15,6 +15,12 @@ export interface BatchEntry {
   fingerprint?: string;
 }
 
+/** What a validation worker is sent (validation-pool.ts). */
+export interface CheckRequest {
+  entries: BatchEntry[];
+  type: RecordType | undefined;
+}
+
 /** What validating one entry gives: its item, or why it was rejected (`type`: what it was, if known). */
 export type CheckedEntry = { item: BatchItem } | { rejected: { type?: string; rejections: Rejection[] } };
 

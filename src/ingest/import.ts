@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import type { Db, ObjectId } from 'mongodb';
 import pLimit from 'p-limit';
 import { entityKey } from '../hsds/entities.ts';
@@ -6,6 +5,7 @@ import { describeSource, type InputRecord } from './input-record.ts';
 import { materialize, type MaterializeOptions } from './materialize.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { retryUntilDone } from '../retry.ts';
+import { usableCores } from '../usable-cores.ts';
 import { clearPending, hasLeftPending, ImportPending, leftPending } from './pending.ts';
 import type { RecordType } from './record-type.ts';
 import {
@@ -80,12 +80,13 @@ const DEFAULT_BATCH = 500;
 const MAX_BATCH_TEXT = 8 * 1024 * 1024;
 
 /**
- * Worker threads validating records (validation-pool.ts) unless told: one on a machine of four cores or
- * more. Validating takes about a fifth of the import's own thread, which is what limits an import on such a
- * machine, so one worker keeps ahead of it; with fewer cores the worker takes turns with the import and the
- * embedded database, and an import measured slower with it than without (docs/performance.md).
+ * Worker threads validating records (validation-pool.ts) unless told: one where four cores or more are
+ * usable. Validating is about a fifth of the import's own thread's work, and that thread is what limits an
+ * import once the database has a core of its own, so one worker keeps ahead of it (inferred from the
+ * thread's CPU with and without one: no machine of ours has four cores). With two, the worker takes turns
+ * with the import and the embedded database, and an import measured slower with it (docs/performance.md).
  */
-const automaticWorkers = () => (availableParallelism() >= 4 ? 1 : 0);
+const automaticWorkers = () => (usableCores() >= 4 ? 1 : 0);
 
 /**
  * The imports of this process (`POST /import`, the start-up seed, the CLI), one at a time, in order: two
@@ -192,8 +193,10 @@ async function runLeased(
   let validation: ValidationPool | undefined;
   const flush = async (last: boolean) => {
     if (batch.length > 0) {
-      // Workers start unless the whole input fits in one batch: a few records are not worth their start.
-      validation ??= new ValidationPool(last ? 0 : (options.workers ?? automaticWorkers()));
+      // Workers start with a full batch: an input smaller than one is not worth their start.
+      validation ??= new ValidationPool(last ? 0 : (options.workers ?? automaticWorkers()), (reason) =>
+        addWarnings(report, [reason]),
+      );
       const written = await writeBatch(db, lease, pending, batch, report, {
         validation,
         outages,

@@ -3,9 +3,10 @@
  * the server's process, and the import loads and rejects as any other.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { call, createUser, type TestUser } from '../meta/support.ts';
+import { poolsOfImports } from '../support/validation-pools.ts';
 
 let app: TestApp;
 let loader: TestUser;
@@ -14,6 +15,7 @@ beforeAll(async () => {
   loader = await createUser(app, [{ path: '/import', verb: 'POST' }]);
 });
 afterAll(() => app?.close());
+afterEach(() => vi.restoreAllMocks());
 
 const service = (at: number) => ({
   id: randomUUID(),
@@ -24,7 +26,8 @@ const service = (at: number) => ({
 
 describe('POST /import with HSDS_IMPORT_WORKERS', () => {
   it('loads more than a batch of records, rejecting a bad one with its line', async () => {
-    // Over one batch of 500, so that workers start.
+    // Over one batch of 500, so that workers start (on this machine only because the setting says so).
+    const pools = poolsOfImports();
     const services = Array.from({ length: 620 }, (_, at) => service(at));
     const lines = services.map((record) => JSON.stringify(record));
     lines.splice(550, 0, JSON.stringify({ ...service(620), status: 'sometimes' }));
@@ -34,6 +37,7 @@ describe('POST /import with HSDS_IMPORT_WORKERS', () => {
       body: lines.join('\n'),
     });
     expect(response.status).toBe(200);
+    expect(pools.map((pool) => [pool.size, pool.threaded])).toEqual([[2, true]]);
     const report = (await response.json()) as { inserted: number; rejected: number; rejections: object[] };
     expect([report.inserted, report.rejected]).toEqual([620, 1]);
     expect(report.rejections).toEqual([

@@ -2,23 +2,28 @@
  * Records validated in worker threads (validation-pool.ts) load exactly as those validated in the import's
  * own thread: the same report, rejections in their places, and the same stored directory.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { serviceNdjsonChunks } from '../../scripts/generator/ndjson-chunks.ts';
 import { indexedDatabases } from '../support/database.ts';
 import { importLines, storedDirectory } from '../support/import.ts';
+import { poolsOfImports } from '../support/validation-pools.ts';
 
 const databases = indexedDatabases();
 beforeAll(() => databases.start());
 afterAll(() => databases.close());
+afterEach(() => vi.restoreAllMocks());
 
 const NOW = () => '2030-01-02T03:04:05.678Z';
 
-/** Generated services, with records that fail validation among them and one line that is not JSON. */
+/**
+ * Generated services, with records that fail validation among them: in the first batch of 16 (checked in
+ * the import's thread while the workers start), and two in a later batch, in both workers' shares.
+ */
 function input(): string[] {
   const lines = [...serviceNdjsonChunks(60, 7)].join('').trim().split('\n');
   lines.splice(5, 0, '{"id": "not a uuid", "name": "Broken"}');
-  lines.splice(30, 0, '{"id": ');
-  lines.splice(47, 1, lines[47]!.replace('"status":"', '"status":"closing-'));
+  lines.splice(34, 0, '{"id": ');
+  lines.splice(45, 1, lines[45]!.replace('"status":"', '"status":"closing-'));
   return lines;
 }
 
@@ -29,7 +34,9 @@ describe('an import validating in worker threads', () => {
     const inWorkers = await databases.fresh();
     const options = { batchSize: 16, now: NOW };
     const expected = await importLines(inThread, lines, { ...options, workers: 0 });
+    const pools = poolsOfImports();
     const report = await importLines(inWorkers, lines, { ...options, workers: 2 });
+    expect(pools.map((pool) => pool.threaded)).toEqual([true]);
 
     expect(expected.rejected).toBe(3);
     expect(expected.inserted).toBe(59);
@@ -38,8 +45,16 @@ describe('an import validating in worker threads', () => {
     expect(rest).toEqual(expectedRest);
     expect(await storedDirectory(inWorkers)).toEqual(await storedDirectory(inThread));
 
-    // Given again, the records are recognised unchanged before any validation, workers or not.
+    // Given again, the records are recognised unchanged without being validated; the rejected ones are
+    // validated again, and rejected again.
     const again = await importLines(inWorkers, lines, { ...options, workers: 2 });
     expect([again.inserted, again.updated, again.unchanged, again.rejected]).toEqual([0, 0, 59, 3]);
+  });
+
+  it('starts no workers for an input smaller than a batch', async () => {
+    const pools = poolsOfImports();
+    const lines = input().slice(0, 15);
+    await importLines(await databases.fresh(), lines, { batchSize: 16, workers: 2 });
+    expect(pools.map((pool) => pool.size)).toEqual([0]);
   });
 });
