@@ -36,7 +36,7 @@ import { parsedRecord } from '../src/ingest/input-record.ts';
 import { readNdjsonFile } from '../src/ingest/sources/ndjson.ts';
 import { integer, meets, mib, mibTenths, nonNegativeInteger, positiveInteger } from './format.ts';
 import { checkReport, checkUnchanged, writeGeneratedNdjson } from './generated-services.ts';
-import { mainThreadCpuMicros } from './main-thread-cpu.ts';
+import { mainThreadCpuSince } from './main-thread-cpu.ts';
 import { sampleMemoryPeaks, type MemoryPeaks } from './memory-peaks.ts';
 import { benchDatabase, startStandinProcess, type StandinProcess } from './standin.ts';
 
@@ -101,16 +101,12 @@ async function measure<T>(
   const standinCpuBefore = await standin?.cpuUsage();
   const memory = sampleMemoryPeaks();
   const cpuBefore = process.cpuUsage();
-  const mainThreadBefore = mainThreadCpuMicros();
+  const mainThread = mainThreadCpuSince();
   const started = performance.now();
   const result = await work();
   const seconds = (performance.now() - started) / 1000;
   const benchCpuMicros = cpuMicros(process.cpuUsage(cpuBefore));
-  const mainThreadAfter = mainThreadCpuMicros();
-  const mainThread =
-    mainThreadBefore === undefined || mainThreadAfter === undefined
-      ? undefined
-      : mainThreadAfter - mainThreadBefore;
+  const mainThreadCpuMicros = mainThread.elapsed();
   const importer = memory.stop();
   const standinCpuMicros =
     standin && standinCpuBefore && cpuMicros(await standin.cpuUsage()) - cpuMicros(standinCpuBefore);
@@ -120,7 +116,7 @@ async function measure<T>(
       services,
       seconds,
       benchCpuMicros,
-      mainThreadCpuMicros: mainThread,
+      mainThreadCpuMicros,
       importer,
       standinCpuMicros,
     },
@@ -217,10 +213,10 @@ async function importPass(
   let batches = 0;
   const sampleRetainedHeap = () => {
     const before = process.cpuUsage();
-    const mainThreadBefore = mainThreadCpuMicros() ?? 0;
+    const mainThread = mainThreadCpuSince();
     retainedHeapBytes = Math.max(retainedHeapBytes, retainedHeap());
     samplingCpuMicros += cpuMicros(process.cpuUsage(before));
-    samplingMainThreadMicros += (mainThreadCpuMicros() ?? 0) - mainThreadBefore;
+    samplingMainThreadMicros += mainThread.elapsed() ?? 0;
   };
   const { pass, result: report } = await measure(
     label,

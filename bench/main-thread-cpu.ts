@@ -8,7 +8,7 @@ const TICKS_PER_SECOND = 100;
  * thread, without V8's helper threads or the import's validation workers, which `process.cpuUsage` counts
  * too. In steps of 10 ms: good over a pass of seconds. Undefined where /proc has no such file.
  */
-export function mainThreadCpuMicros(): number | undefined {
+function mainThreadCpuMicros(): number | undefined {
   let stat: string;
   try {
     stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
@@ -19,4 +19,15 @@ export function mainThreadCpuMicros(): number | undefined {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const ticks = Number(fields[11]) + Number(fields[12]);
   return (ticks * 1_000_000) / TICKS_PER_SECOND;
+}
+
+/** Started now: `elapsed()` gives the main thread's CPU time since (µs), undefined where it cannot be told. */
+export function mainThreadCpuSince(): { elapsed(): number | undefined } {
+  const before = mainThreadCpuMicros();
+  return {
+    elapsed() {
+      const now = mainThreadCpuMicros();
+      return before === undefined || now === undefined ? undefined : now - before;
+    },
+  };
 }

@@ -46,13 +46,9 @@ async function main(): Promise<number> {
     console.error(`--batch-size must be a positive integer\n${USAGE}`);
     return 2;
   }
+  const workers = values.workers === undefined ? undefined : Number(values.workers);
   // Digits only: Number('') would read an empty value as 0.
-  const workers =
-    values.workers === undefined ? undefined : /^\d+$/.test(values.workers) ? Number(values.workers) : NaN;
-  if (
-    workers !== undefined &&
-    !(Number.isInteger(workers) && workers >= 0 && workers <= MAX_IMPORT_WORKERS)
-  ) {
+  if (workers !== undefined && !(/^\d+$/.test(values.workers!) && workers <= MAX_IMPORT_WORKERS)) {
     console.error(`--workers must be an integer from 0 to ${MAX_IMPORT_WORKERS}\n${USAGE}`);
     return 2;
   }

@@ -34,6 +34,10 @@ const tabularRow = (
   childLists: [],
 });
 
+/** Checks each entry of a request, in order: in a validation worker, or in the calling thread. */
+export const checkAll = ({ entries, type }: CheckRequest): CheckedEntry[] =>
+  entries.map((entry) => checkEntry(entry, type));
+
 /**
  * Validates a record and decomposes it into its rows; the rejection otherwise. Reads nothing and depends on
  * nothing but the record, so that it can run in a worker thread (validation-pool.ts).

@@ -134,12 +134,10 @@ async function ownedLists(
         } as Row;
       }
       rows.delete(row.id);
-      const lists = keptInsideRelations(entity)
-        .map(({ field }) => field)
-        .filter((name) => child[name] !== undefined);
-      return lists.length === 0
-        ? row
-        : { ...row, ...Object.fromEntries(lists.map((name) => [name, child[name]])) };
+      let withLists: Row | undefined;
+      for (const { field: name } of keptInsideRelations(entity))
+        if (child[name] !== undefined) (withLists ??= { ...row })[name] = child[name];
+      return withLists ?? row;
     });
     return [...list, ...rows.values()];
   });

@@ -1,12 +1,12 @@
 import { Worker } from 'node:worker_threads';
-import { checkEntry, type BatchEntry, type CheckedEntry, type CheckRequest } from './batch-item.ts';
+import { checkAll, type BatchEntry, type CheckedEntry, type CheckRequest } from './batch-item.ts';
 import type { RecordType } from './record-type.ts';
 
 /**
  * Checks a batch's records (parsing, validation, decomposition) in worker threads, so that an import uses
  * more than one core: meanwhile the import's own thread composes and writes the documents of the batch
  * before. Each worker takes a share of the batch; the answers come back in order, and are what checking in
- * the calling thread gives (`checkEntry` in both).
+ * the calling thread gives (`checkAll` in both).
  *
  * The workers start with the first records to check (an import of records all given again unchanged checks
  * none), and those are checked in the calling thread while they start (~1 s). Records a worker cannot be
@@ -42,7 +42,7 @@ export class ValidationPool {
 
   private async checkNow(entries: BatchEntry[], type: RecordType | undefined): Promise<CheckedEntry[]> {
     if (this.closed) throw new Error('the validation pool is closed');
-    const inThisThread = () => entries.map((entry) => checkEntry(entry, type));
+    const inThisThread = () => checkAll({ entries, type });
     if (this.size === 0 || entries.length === 0) return inThisThread();
     if (!this.workers) {
       this.workers = this.startWorkers();
@@ -121,7 +121,7 @@ class CheckingWorker {
       try {
         this.worker.postMessage(request);
       } catch {
-        return resolve(request.entries.map((entry) => checkEntry(entry, request.type)));
+        return resolve(checkAll(request));
       }
       const answered = (answer: CheckedEntry[]) => {
         this.worker.off('exit', failed);

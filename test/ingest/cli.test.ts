@@ -80,9 +80,11 @@ describe('npm run import', () => {
     const run = runImport(databaseNamed('usage'), ['--type', 'widget', 'x.json']);
     expect(await run.exited).toBe(2);
     expect(run.output()).toMatch(/--type must be one of/);
-    const workers = runImport(databaseNamed('usage'), ['--workers', 'many', 'x.json']);
-    expect(await workers.exited).toBe(2);
-    expect(workers.output()).toMatch(/--workers must be an integer from 0 to 4/);
+    for (const workers of ['--workers=many', '--workers=', '--workers=5']) {
+      const run = runImport(databaseNamed('usage'), [workers, 'x.json']);
+      expect(await run.exited, workers).toBe(2);
+      expect(run.output(), workers).toMatch(/--workers must be an integer from 0 to 4/);
+    }
   });
 
   it('completes an import killed part-way when it is run again, with --workers 2', async () => {
