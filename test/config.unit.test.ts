@@ -97,6 +97,14 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ HSDS_IMPORT_WORKERS: bad })).toThrow(/HSDS_IMPORT_WORKERS: /);
   });
 
+  it('keeps 128 MiB of answers to send again unless given another size, 0 for none', () => {
+    expect(loadConfig({}).responseCacheBytes).toBe(128 * 1024 * 1024);
+    expect(loadConfig({ HSDS_RESPONSE_CACHE_MB: '0' }).responseCacheBytes).toBe(0);
+    expect(loadConfig({ HSDS_RESPONSE_CACHE_MB: '16' }).responseCacheBytes).toBe(16 * 1024 * 1024);
+    for (const bad of ['-1', '0.5', 'lots'])
+      expect(() => loadConfig({ HSDS_RESPONSE_CACHE_MB: bad })).toThrow(/HSDS_RESPONSE_CACHE_MB: /);
+  });
+
   it('refuses what the driver, the timers and links could not use', () => {
     for (const [variable, value, message] of [
       ['MONGODB_URI', 'mongodb://127.0.0.1:27017/?badopt=1', /MONGODB_URI: option badopt is not supported/],

@@ -17,6 +17,9 @@ export const documentCollection: Record<RootEntity, string> = {
 /** Changes written to rows whose nested documents are not yet rebuilt: finished by the next import. */
 export const PENDING_COLLECTION = 'import.pending';
 
+/** The counter of changes to what the directory serves (src/db/directory-generation.ts). */
+export const DIRECTORY_GENERATION = 'directory.generation';
+
 const ascending = (...fields: string[]): IndexDescription[] =>
   fields.map((field) => ({ key: { [field]: 1 }, name: `${field}_1` }));
 const byId: IndexDescription = { key: { id: 1 }, name: 'id_1', unique: true };

@@ -1,4 +1,4 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { contentEntityTag, entityTag } from './entity-tag.ts';
 
 declare module 'koa' {
@@ -18,16 +18,8 @@ export function etag(cacheControl: string): Middleware {
   return async (ctx, next) => {
     await next();
     if (ctx.status !== 200) return;
-    let tag = ctx.state.entityTag;
-    if (tag === undefined) {
-      if (typeof ctx.body === 'string' || Buffer.isBuffer(ctx.body)) tag = entityTag(ctx.body);
-      else if (isJsonValue(ctx.body)) {
-        const bytes = Buffer.from(JSON.stringify(ctx.body));
-        ctx.body = bytes;
-        ctx.type = 'application/json';
-        tag = entityTag(bytes);
-      } else return;
-    }
+    const tag = bodyEntityTag(ctx);
+    if (tag === undefined) return;
     ctx.set('ETag', tag);
     ctx.set('Cache-Control', cacheControl);
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return;
@@ -39,6 +31,23 @@ export function etag(cacheControl: string): Middleware {
       ctx.set('ETag', validated);
     }
   };
+}
+
+/**
+ * The strong tag of a response's body, serializing an object body as JSON first (once); undefined for a
+ * streamed body. A handler that sent JSON serialized at import gives its tag in `ctx.state.entityTag`.
+ */
+export function bodyEntityTag(ctx: Context): string | undefined {
+  if (ctx.state.entityTag !== undefined) return ctx.state.entityTag;
+  if (typeof ctx.body === 'string' || Buffer.isBuffer(ctx.body)) {
+    ctx.state.entityTag = entityTag(ctx.body);
+  } else if (isJsonValue(ctx.body)) {
+    const bytes = Buffer.from(JSON.stringify(ctx.body));
+    ctx.body = bytes;
+    ctx.type = 'application/json';
+    ctx.state.entityTag = entityTag(bytes);
+  }
+  return ctx.state.entityTag;
 }
 
 /**

@@ -4,6 +4,7 @@ import { entityKey } from '../hsds/entities.ts';
 import { describeSource, type InputRecord } from './input-record.ts';
 import { materialize, type MaterializeOptions } from './materialize.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
+import { markDirectoryChanged } from '../db/directory-generation.ts';
 import { retryUntilDone } from '../retry.ts';
 import { usableCores } from '../usable-cores.ts';
 import { clearPending, hasLeftPending, ImportPending, leftPending } from './pending.ts';
@@ -391,6 +392,9 @@ async function finishLeftPending(
   for await (const { id, changes } of leftPending(db)) {
     try {
       await rebuildDocuments(db, lease, changes, now, report);
+      // Marked even when the rebuild wrote nothing: the import that left these changes may have written
+      // the documents and stopped before marking them.
+      await markDirectoryChanged(db);
       await clearPending(db, id);
     } catch (error) {
       if (isDatabaseUnavailable(error) || error instanceof ImportLeaseLost) throw error;

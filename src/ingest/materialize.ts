@@ -1,5 +1,6 @@
 import type { AnyBulkWriteOperation, Db, Document } from 'mongodb';
 import { documentCollection } from '../db/collections.ts';
+import { markDirectoryChanged } from '../db/directory-generation.ts';
 import { bulkWriteWithRemedies, replaceDuplicate, replacing } from './bulk-writes.ts';
 import { leavingOutOversized } from './oversized-documents.ts';
 import { leavingOutUnindexableGeo } from './unindexable-geo.ts';
@@ -94,9 +95,14 @@ export async function materialize(
       await rebuildRoot(root);
     }
     await writes.drain();
-  } finally {
+  } catch (error) {
     await writes.settle();
+    // What was written before the failure is served: a failure to say so too is mended by the next
+    // import, which finishes these changes (still pending) and marks the directory changed.
+    if (wroteDocuments(result)) await markDirectoryChanged(db).catch(() => undefined);
+    throw error;
   }
+  if (wroteDocuments(result)) await markDirectoryChanged(db);
   return result;
 
   async function rebuildRoot(root: RootEntity): Promise<void> {
@@ -127,6 +133,8 @@ export async function materialize(
     }
   }
 }
+
+const wroteDocuments = ({ written }: MaterializeResult) => [...written.values()].some((count) => count > 0);
 
 /** What rebuilding a chunk of roots reads from and reports to. */
 interface Rebuild extends Omit<MaterializeOptions, 'batch' | 'rootsOnly' | 'fingerprints'> {

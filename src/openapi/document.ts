@@ -61,7 +61,9 @@ Our profile, in brief (the full list of decisions is at [/profile](${baseUrl}/pr
   need it answer 503 with \`Retry-After\` within HSDS_DB_TIMEOUT_MS, as does a write it refuses for lack of
   disk space. A stream (\`format=ndjson\`, \`minimal=true\`) that fails once started is cut short (the
   connection is closed), never ended as if complete.
-- Buffered 200s carry a strong \`ETag\` and \`Cache-Control\`; \`If-None-Match\` is answered with 304.
+- Buffered 200s carry a strong \`ETag\` and \`Cache-Control\`; \`If-None-Match\` is answered with 304. A
+  server sends a record or page it sent before again from memory; a change an import makes is served by every
+  server within ¼ s of the import's end (see /profile).
   Every response carries \`X-Request-Id\`.
 
 The experimental management and meta protocols, and \`POST /import\`, need credentials (\`x-appid\` and

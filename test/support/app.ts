@@ -20,14 +20,15 @@ export interface TestApp {
 }
 
 /**
- * The real app over real HTTP, on a fresh test database, with its log lines captured. `indexed` stands in
- * for `main.ts`'s making of the indexes (done, unless given).
+ * The real app over real HTTP, on a fresh test database (or `sharing` another app's, which its close
+ * leaves open), with its log lines captured. `indexed` stands in for `main.ts`'s making of the indexes
+ * (done, unless given).
  */
 export async function startTestApp(
   env: Record<string, string> = {},
-  { indexed }: { indexed?: () => boolean } = {},
+  { indexed, sharing }: { indexed?: () => boolean; sharing?: TestDatabase } = {},
 ): Promise<TestApp> {
-  const testDatabase = await startTestDatabase();
+  const testDatabase = sharing ?? (await startTestDatabase());
   const config = loadConfig({ LOG_LEVEL: 'info', ...env });
   const logs: Record<string, unknown>[] = [];
   const sink = new Writable({
@@ -59,7 +60,7 @@ export async function startTestApp(
     async close() {
       await new Promise((resolve) => server.close(resolve));
       await database.close();
-      await testDatabase.close();
+      if (!sharing) await testDatabase.close();
     },
   };
 }

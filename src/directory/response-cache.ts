@@ -1,0 +1,112 @@
+import type { Context, Middleware } from 'koa';
+import { LRUCache } from 'lru-cache';
+import type { Db } from 'mongodb';
+import { changesMarkedHere, directoryGeneration } from '../db/directory-generation.ts';
+import { bodyEntityTag } from '../http/etag.ts';
+
+/**
+ * How long what a server keeps is served before the database is asked again whether the directory
+ * changed: a change is served by every server sharing the database within this long of the import that
+ * made it (and the time of a request in flight).
+ */
+export const FRESHNESS_MS = 250;
+
+/** What a 200 of a record or a page was, to send again as it was. */
+interface KeptResponse {
+  body: Buffer | string;
+  contentType: string;
+  entityTag: string;
+  lastModified: string;
+}
+
+/**
+ * The directory's buffered answers (records and list pages, not streams), kept by URL in memory up to a
+ * byte budget, least recently used first out, and all dropped when the directory changes: each request
+ * makes sure the directory's generation (src/db/directory-generation.ts) was read within FRESHNESS_MS,
+ * one read for all the requests of that time (and at once after a change marked by this process), and a
+ * new generation drops everything. An answer is kept
+ * only if nothing was dropped while it was being read, so a page read before an import's documents were
+ * written is never kept after the generation that followed them was seen. Conditional requests are then
+ * answered from it (the ETag middleware runs outside) without touching the database.
+ */
+export class ResponseCache {
+  private readonly kept: LRUCache<string, KeptResponse>;
+  /** The generation last read; undefined before the first read and after a failed one. */
+  private generation: number | undefined;
+  /** Moves on whenever everything is dropped. */
+  private epoch = 0;
+  /** When the last successful read of the generation was started, and the changes marked here by then. */
+  private readAt = -Infinity;
+  private markedHereAt = -1;
+  private reading: Promise<void> | undefined;
+
+  constructor(
+    private readonly db: Db,
+    maxBytes: number,
+  ) {
+    this.kept = new LRUCache({
+      maxSize: maxBytes,
+      // No single answer may take more than an eighth of the budget: a huge page would evict all the rest.
+      maxEntrySize: Math.max(1, Math.floor(maxBytes / 8)),
+      sizeCalculation: (response, url) => Buffer.byteLength(response.body) + url.length + 200,
+    });
+  }
+
+  /** Answers a GET or HEAD from what is kept, else keeps what the handlers after it answer. */
+  middleware(): Middleware {
+    return async (ctx, next) => {
+      if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+      const epoch = await this.current();
+      const url = ctx.url;
+      const kept = this.kept.get(url);
+      if (kept) return send(ctx, kept);
+      await next();
+      if (ctx.status !== 200 || epoch !== this.epoch) return;
+      const entityTag = bodyEntityTag(ctx);
+      if (entityTag === undefined) return; // a stream
+      this.kept.set(url, {
+        body: ctx.body as Buffer | string,
+        contentType: ctx.response.get('Content-Type'),
+        entityTag,
+        lastModified: ctx.response.get('Last-Modified'),
+      });
+    };
+  }
+
+  /** The epoch to keep answers under, once the generation has been read recently enough. */
+  private async current(): Promise<number> {
+    if (performance.now() - this.readAt >= FRESHNESS_MS || changesMarkedHere() !== this.markedHereAt)
+      await (this.reading ??= this.readGeneration());
+    return this.epoch;
+  }
+
+  private async readGeneration(): Promise<void> {
+    const startedAt = performance.now();
+    const markedHere = changesMarkedHere();
+    try {
+      const generation = await directoryGeneration(this.db);
+      if (generation !== this.generation) this.dropAll(generation);
+      this.readAt = startedAt;
+      this.markedHereAt = markedHere;
+    } catch {
+      // The database cannot say whether the directory changed: nothing kept is vouched for. The request
+      // goes on to its handler, which meets the database's failure itself.
+      this.dropAll(undefined);
+    } finally {
+      this.reading = undefined;
+    }
+  }
+
+  private dropAll(generation: number | undefined): void {
+    this.kept.clear();
+    this.generation = generation;
+    this.epoch++;
+  }
+}
+
+function send(ctx: Context, kept: KeptResponse): void {
+  ctx.body = kept.body;
+  ctx.set('Content-Type', kept.contentType);
+  if (kept.lastModified) ctx.set('Last-Modified', kept.lastModified);
+  ctx.state.entityTag = kept.entityTag;
+}
