@@ -34,14 +34,16 @@
  * before.
  *
  * The bare server first fetches from the app every path it will be asked for (every record, page, filtered
- * page, proximity search and stream, and the primed unseen queries): two minutes or so, most of it the
- * proximity searches (one to two seconds each on the stand-in).
+ * page, proximity search and stream, and the primed unseen queries): half a minute or so, most of it the
+ * proximity searches (seconds each on the stand-in). The app keeps what it answers then (its default
+ * HSDS_RESPONSE_CACHE_MB), as a server in service keeps its popular pages; the unseen loads are what no
+ * kept answer serves.
  *
  * The directory is N generated services (scripts/generator, default 10,000), imported with `importRecords`
  * into a fresh stand-in at ~150 services/s on a 2-core machine: about a minute. `--data-dir DIR` keeps the
  * stand-in's data in DIR: the first run imports into it, later runs find the services there and skip the
- * import (--count is then ignored). A default run takes about 13 minutes besides the import, most of it
- * waiting for the slowest queries (proximity searches, filtered pages) left in flight.
+ * import (--count is then ignored). A default run takes about 6 minutes besides the import, much of it
+ * waiting for the unseen queries left in flight.
  *
  * Prints a verdict against the targets but exits 0 whatever the timings and errors under load (shared
  * machines are noisy); it fails only when the bench itself does (a fetch while priming that is not a 200,

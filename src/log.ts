@@ -11,11 +11,23 @@ export const SECRET_KEYS = [
   'password',
 ] as const;
 
+/** pino's isoTime, formatted once per millisecond: a busy server writes several lines in each. */
+let formattedAt = -1;
+let formatted = '';
+function isoTime(): string {
+  const now = Date.now();
+  if (now !== formattedAt) {
+    formattedAt = now;
+    formatted = `,"time":"${new Date(now).toISOString()}"`;
+  }
+  return formatted;
+}
+
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   const options = {
     level,
     base: { service: 'hsds-api' },
-    timestamp: pino.stdTimeFunctions.isoTime,
+    timestamp: isoTime,
     // `*.code` is redacted (user codes are secrets), which would also hide an error's code: keep that
     // under another name, since database and system error codes are what an operator needs.
     serializers: {

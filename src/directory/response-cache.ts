@@ -105,8 +105,9 @@ export class ResponseCache {
 }
 
 function send(ctx: Context, kept: KeptResponse): void {
-  ctx.body = kept.body;
+  // The type first: a body given without one has Koa look one up, to be replaced.
   ctx.set('Content-Type', kept.contentType);
+  ctx.body = kept.body;
   if (kept.lastModified) ctx.set('Last-Modified', kept.lastModified);
   ctx.state.entityTag = kept.entityTag;
 }

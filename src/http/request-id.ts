@@ -19,7 +19,14 @@ export function requestId(logger: Logger): Middleware {
     const given = ctx.get(HEADER);
     const id = ACCEPTABLE_ID.test(given) ? given : randomUUID();
     ctx.state.requestId = id;
-    ctx.state.logger = logger.child({ reqId: id });
+    // Made when first used: most requests log nothing but their access line, which has its own.
+    let child: Logger | undefined;
+    Object.defineProperty(ctx.state, 'logger', {
+      get: () => (child ??= logger.child({ reqId: id })),
+      set: (value: Logger) => (child = value),
+      enumerable: true,
+      configurable: true,
+    });
     ctx.set(HEADER, id);
     await next();
   };
