@@ -1,6 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import { LRUCache } from 'lru-cache';
 import type { Db } from 'mongodb';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import { changesMarkedHere, directoryGeneration } from '../db/directory-generation.ts';
 import { bodyEntityTag } from '../http/etag.ts';
 
@@ -10,6 +11,13 @@ import { bodyEntityTag } from '../http/etag.ts';
  * made it (and the time of a request in flight).
  */
 export const FRESHNESS_MS = 250;
+
+/**
+ * How long an answer is kept at most, whatever the generation says: the bound on a change that moved no
+ * generation (documents edited by hand, an import killed between its writes and its mark, a read from a
+ * lagging secondary). The default Cache-Control lets clients keep an answer as long.
+ */
+export const KEPT_AT_MOST_MS = 60_000;
 
 /** What a 200 of a record or a page was, to send again as it was. */
 interface KeptResponse {
@@ -26,7 +34,8 @@ interface KeptResponse {
  * one read for all the requests of that time (and at once after a change marked by this process), and a
  * new generation drops everything. An answer is kept
  * only if nothing was dropped while it was being read, so a page read before an import's documents were
- * written is never kept after the generation that followed them was seen. Conditional requests are then
+ * written is never kept after the generation that followed them was seen; none is kept longer than
+ * KEPT_AT_MOST_MS. Conditional requests are then
  * answered from it (the ETag middleware runs outside) without touching the database.
  */
 export class ResponseCache {
@@ -40,15 +49,40 @@ export class ResponseCache {
   private markedHereAt = -1;
   private reading: Promise<void> | undefined;
 
+  private readonly answers: Counter<'outcome'>;
+  private readonly drops: Counter;
+
   constructor(
     private readonly db: Db,
     maxBytes: number,
+    registry: Registry,
   ) {
     this.kept = new LRUCache({
       maxSize: maxBytes,
       // No single answer may take more than an eighth of the budget: a huge page would evict all the rest.
       maxEntrySize: Math.max(1, Math.floor(maxBytes / 8)),
+      ttl: KEPT_AT_MOST_MS,
       sizeCalculation: (response, url) => Buffer.byteLength(response.body) + url.length + 200,
+    });
+    this.answers = new Counter({
+      name: 'hsds_kept_answers_total',
+      help: 'GETs of records and list pages: sent as kept (hit), or read from the database (miss).',
+      labelNames: ['outcome'],
+      registers: [registry],
+    });
+    this.drops = new Counter({
+      name: 'hsds_kept_answers_dropped_total',
+      help: 'Times every kept answer was dropped: the directory changed, or its generation could not be read.',
+      registers: [registry],
+    });
+    const kept = this.kept;
+    new Gauge({
+      name: 'hsds_kept_answers_bytes',
+      help: `Bytes of answers kept (HSDS_RESPONSE_CACHE_MB: at most ${maxBytes}).`,
+      registers: [registry],
+      collect() {
+        this.set(kept.calculatedSize);
+      },
     });
   }
 
@@ -59,13 +93,14 @@ export class ResponseCache {
       const epoch = await this.current();
       const url = ctx.url;
       const kept = this.kept.get(url);
+      this.answers.inc({ outcome: kept ? 'hit' : 'miss' });
       if (kept) return send(ctx, kept);
       await next();
       if (ctx.status !== 200 || epoch !== this.epoch) return;
       const entityTag = bodyEntityTag(ctx);
       if (entityTag === undefined) return; // a stream
       this.kept.set(url, {
-        body: ctx.body as Buffer | string,
+        body: ownBytes(ctx.body as Buffer | string),
         contentType: ctx.response.get('Content-Type'),
         entityTag,
         lastModified: ctx.response.get('Last-Modified'),
@@ -73,9 +108,13 @@ export class ResponseCache {
     };
   }
 
-  /** The epoch to keep answers under, once the generation has been read recently enough. */
+  /**
+   * The epoch to keep answers under, once the generation has been read recently enough and since the last
+   * change marked here (a read already under way may have started before it: then another). Throws when
+   * the generation cannot be read: the database's failure is the request's (a 503 at once).
+   */
   private async current(): Promise<number> {
-    if (performance.now() - this.readAt >= FRESHNESS_MS || changesMarkedHere() !== this.markedHereAt)
+    while (performance.now() - this.readAt >= FRESHNESS_MS || changesMarkedHere() !== this.markedHereAt)
       await (this.reading ??= this.readGeneration());
     return this.epoch;
   }
@@ -88,20 +127,33 @@ export class ResponseCache {
       if (generation !== this.generation) this.dropAll(generation);
       this.readAt = startedAt;
       this.markedHereAt = markedHere;
-    } catch {
-      // The database cannot say whether the directory changed: nothing kept is vouched for. The request
-      // goes on to its handler, which meets the database's failure itself.
+    } catch (error) {
+      // The database cannot say whether the directory changed: nothing kept is vouched for.
       this.dropAll(undefined);
+      throw error;
     } finally {
       this.reading = undefined;
     }
   }
 
   private dropAll(generation: number | undefined): void {
+    if (this.generation !== undefined || this.kept.size > 0) this.drops.inc();
     this.kept.clear();
     this.generation = generation;
     this.epoch++;
   }
+}
+
+/**
+ * The body as bytes of its own: a record's served form is a view into the driver's whole reply (up to 16
+ * MiB, shared with other records) and a small page a slice of Node's buffer pool, which a kept view would
+ * hold in memory uncounted.
+ */
+function ownBytes(body: Buffer | string): Buffer | string {
+  if (typeof body === 'string' || body.byteLength === body.buffer.byteLength) return body;
+  const own = Buffer.allocUnsafeSlow(body.byteLength);
+  body.copy(own);
+  return own;
 }
 
 function send(ctx: Context, kept: KeptResponse): void {

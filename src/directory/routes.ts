@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
+import type { Registry } from 'prom-client';
 import type { Config } from '../config.ts';
 import { etag } from '../http/etag.ts';
 import { jsonBody } from '../http/json-body.ts';
@@ -13,6 +14,7 @@ import { rootInfo } from './root.ts';
 export function directoryRoutes(
   context: QueryContext,
   options: Pick<Config, 'cacheControl' | 'publicUrl' | 'bodyLimitBytes' | 'responseCacheBytes'>,
+  registry: Registry,
 ): Router {
   const router = new Router();
   // Per route, not router.use(): a router-level middleware would reach every route of the app once
@@ -21,7 +23,7 @@ export function directoryRoutes(
   // Inside the ETag middleware, which answers conditional requests from what it sends.
   const kept =
     options.responseCacheBytes > 0
-      ? new ResponseCache(context.db, options.responseCacheBytes).middleware()
+      ? new ResponseCache(context.db, options.responseCacheBytes, registry).middleware()
       : passThrough;
   router.get('/', cached, rootInfo(options.publicUrl));
   for (const endpoint of endpoints) {

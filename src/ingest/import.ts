@@ -370,6 +370,9 @@ async function rebuildBatch(
     const { pending, changes, rows } = written;
     const rebuilt = await rebuildDocuments(db, lease, changes, now, report, { batch: rows, fingerprints });
     fingerprinted = rebuilt.fingerprinted;
+    // Marked even when this rebuild wrote nothing: a retry after an outage finds the documents its first
+    // attempt wrote unchanged, and that attempt's mark may have been lost with the connection.
+    await markDirectoryChanged(db);
     await pendingChanges.clear(pending);
   }
   // The documents the rebuild did not write (their records changed nothing) get theirs here.

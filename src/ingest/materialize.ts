@@ -97,8 +97,8 @@ export async function materialize(
     await writes.drain();
   } catch (error) {
     await writes.settle();
-    // What was written before the failure is served: a failure to say so too is mended by the next
-    // import, which finishes these changes (still pending) and marks the directory changed.
+    // What was written before the failure is served: if saying so fails too, an import's changes stay
+    // pending and the import that finishes them marks the directory changed (kept answers expire anyway).
     if (wroteDocuments(result)) await markDirectoryChanged(db).catch(() => undefined);
     throw error;
   }
