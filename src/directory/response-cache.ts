@@ -32,11 +32,10 @@ interface KeptResponse {
  * byte budget, least recently used first out, and all dropped when the directory changes: each request
  * makes sure the directory's generation (src/db/directory-generation.ts) was read within FRESHNESS_MS,
  * one read for all the requests of that time (and at once after a change marked by this process), and a
- * new generation drops everything. An answer is kept
- * only if nothing was dropped while it was being read, so a page read before an import's documents were
- * written is never kept after the generation that followed them was seen; none is kept longer than
- * KEPT_AT_MOST_MS. Conditional requests are then
- * answered from it (the ETag middleware runs outside) without touching the database.
+ * new generation drops everything. An answer is kept only if nothing was dropped while it was being read,
+ * so a page read before an import's documents were written is never kept after the generation that
+ * followed them was seen; none is kept longer than KEPT_AT_MOST_MS. Conditional requests are then answered
+ * from it (the ETag middleware runs outside) without touching the database.
  */
 export class ResponseCache {
   private readonly kept: LRUCache<string, KeptResponse>;

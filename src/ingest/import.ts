@@ -370,9 +370,6 @@ async function rebuildBatch(
     const { pending, changes, rows } = written;
     const rebuilt = await rebuildDocuments(db, lease, changes, now, report, { batch: rows, fingerprints });
     fingerprinted = rebuilt.fingerprinted;
-    // Marked even when this rebuild wrote nothing: a retry after an outage finds the documents its first
-    // attempt wrote unchanged, and that attempt's mark may have been lost with the connection.
-    await markDirectoryChanged(db);
     await pendingChanges.clear(pending);
   }
   // The documents the rebuild did not write (their records changed nothing) get theirs here.
@@ -395,9 +392,6 @@ async function finishLeftPending(
   for await (const { id, changes } of leftPending(db)) {
     try {
       await rebuildDocuments(db, lease, changes, now, report);
-      // Marked even when the rebuild wrote nothing: the import that left these changes may have written
-      // the documents and stopped before marking them.
-      await markDirectoryChanged(db);
       await clearPending(db, id);
     } catch (error) {
       if (isDatabaseUnavailable(error) || error instanceof ImportLeaseLost) throw error;
@@ -411,7 +405,13 @@ async function finishLeftPending(
   return finished;
 }
 
-/** Rebuilds the documents the changes reach, confirming the lease before each write. */
+/**
+ * Rebuilds the documents the changes reach, confirming the lease before each write, and marks the
+ * directory changed before the changes are cleared as pending. Marked even when the rebuild wrote nothing:
+ * a rerun (after an outage, or of changes an import left pending) finds unchanged the documents an earlier
+ * attempt wrote, whose mark may have been lost; a failure leaves the changes pending for the import that
+ * finishes them to mark.
+ */
 async function rebuildDocuments(
   db: Db,
   lease: ImportLease,
@@ -422,6 +422,7 @@ async function rebuildDocuments(
 ) {
   const beforeWrite = () => lease.confirm();
   const result = await materialize(db, changes, { now, ...batch, beforeWrite });
+  await markDirectoryChanged(db);
   addRebuilt(report, result);
   return result;
 }

@@ -1,6 +1,5 @@
 import type { AnyBulkWriteOperation, Db, Document } from 'mongodb';
 import { documentCollection } from '../db/collections.ts';
-import { markDirectoryChanged } from '../db/directory-generation.ts';
 import { bulkWriteWithRemedies, replaceDuplicate, replacing } from './bulk-writes.ts';
 import { leavingOutOversized } from './oversized-documents.ts';
 import { leavingOutUnindexableGeo } from './unindexable-geo.ts';
@@ -95,14 +94,9 @@ export async function materialize(
       await rebuildRoot(root);
     }
     await writes.drain();
-  } catch (error) {
+  } finally {
     await writes.settle();
-    // What was written before the failure is served: if saying so fails too, an import's changes stay
-    // pending and the import that finishes them marks the directory changed (kept answers expire anyway).
-    if (wroteDocuments(result)) await markDirectoryChanged(db).catch(() => undefined);
-    throw error;
   }
-  if (wroteDocuments(result)) await markDirectoryChanged(db);
   return result;
 
   async function rebuildRoot(root: RootEntity): Promise<void> {
@@ -133,8 +127,6 @@ export async function materialize(
     }
   }
 }
-
-const wroteDocuments = ({ written }: MaterializeResult) => [...written.values()].some((count) => count > 0);
 
 /** What rebuilding a chunk of roots reads from and reports to. */
 interface Rebuild extends Omit<MaterializeOptions, 'batch' | 'rootsOnly' | 'fingerprints'> {

@@ -7,6 +7,7 @@ import { withImportLease } from './import-lease.ts';
 import { materialize } from './materialize.ts';
 import { addRebuilt, type ImportReport } from './report.ts';
 import type { RowChanges } from './row-writer.ts';
+import { markDirectoryChanged } from '../db/directory-generation.ts';
 
 /** Roots rebuilt together: one composition and one bulk write per kind of document. */
 const CHUNK = 500;
@@ -47,15 +48,15 @@ export async function rebuildAllDocuments(db: Db, options: RebuildOptions = {}):
       // Every row's document, then every document without a row (materializing it removes it).
       for (const chunks of [rowIdChunks(db, root), rowlessDocumentIdChunks(db, root)]) {
         for await (const ids of chunks) {
-          addRebuilt(
-            report,
-            await materialize(db, rootsChanged(root, ids), {
-              now,
-              refresh: true,
-              beforeWrite,
-              rootsOnly: true,
-            }),
-          );
+          const result = await materialize(db, rootsChanged(root, ids), {
+            now,
+            refresh: true,
+            beforeWrite,
+            rootsOnly: true,
+          });
+          // Each chunk served at once; one stopped part-way is marked when the rebuild is run again.
+          if ([...result.written.values()].some((count) => count > 0)) await markDirectoryChanged(db);
+          addRebuilt(report, result);
           rebuilt += ids.length;
           options.onProgress?.(rebuilt);
         }
