@@ -1,5 +1,5 @@
 /**
- * `npm run import -- <paths...> [--type T] [--dry-run] [--batch-size N] [--workers W]`
+ * `npm run import -- <paths...> [--source NAME] [--type T] [--dry-run] [--batch-size N] [--workers W]`
  *
  * Imports HSDS data into MONGODB_URI, or else into the embedded database (shared if a server already runs
  * it, started for the duration otherwise). Paths: JSON files (a record or an array), NDJSON/JSON Lines
@@ -14,19 +14,21 @@ import { importRecords } from '../src/ingest/import.ts';
 import { recordTypes, type RecordType } from '../src/ingest/record-type.ts';
 import type { ImportReport } from '../src/ingest/report.ts';
 import { readInputPath } from '../src/ingest/sources/input-path.ts';
+import { SOURCE_NAME_RULE, sourceName } from '../src/ingest/source-name.ts';
 import { failureMessage } from '../src/failure-message.ts';
 import { MAX_IMPORT_WORKERS } from '../src/config.ts';
 import { withDatabase } from './cli/database.ts';
 import { withProgress } from './cli/progress.ts';
 import { printWarnings } from './cli/warnings.ts';
 
-const USAGE = `usage: npm run import -- <path...> [--type ${recordTypes.join('|')}] [--dry-run] [--batch-size N] [--workers W]`;
+const USAGE = `usage: npm run import -- <path...> [--source NAME] [--type ${recordTypes.join('|')}] [--dry-run] [--batch-size N] [--workers W]`;
 
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
     options: {
       type: { type: 'string' },
+      source: { type: 'string' },
       'dry-run': { type: 'boolean', default: false },
       'batch-size': { type: 'string' },
       workers: { type: 'string' },
@@ -39,6 +41,10 @@ async function main(): Promise<number> {
   }
   if (values.type !== undefined && !recordTypes.includes(values.type as RecordType)) {
     console.error(`--type must be one of ${recordTypes.join(', ')}\n${USAGE}`);
+    return 2;
+  }
+  if (values.source !== undefined && !sourceName.safeParse(values.source).success) {
+    console.error(`--source ${SOURCE_NAME_RULE}\n${USAGE}`);
     return 2;
   }
   const batchSize = values['batch-size'] === undefined ? undefined : Number(values['batch-size']);
@@ -60,6 +66,7 @@ async function main(): Promise<number> {
       importRecords(db, inputs(positionals), {
         dryRun: values['dry-run'],
         type: values.type as RecordType | undefined,
+        source: values.source,
         batchSize,
         workers: workers ?? importWorkers,
         onProgress,
@@ -87,7 +94,7 @@ function printReport(report: ImportReport): void {
   console.log(
     `${report.dryRun ? 'Dry run: ' : ''}${report.inserted} ${verb}inserted, ${report.updated} ${verb}updated, ` +
       `${report.unchanged} unchanged, ${report.rejected} rejected, ${report.warningCount} warnings ` +
-      `(${report.durationMs} ms)`,
+      `(${report.durationMs} ms), source ${report.source}`,
   );
   for (const [type, counts] of Object.entries(report.byType)) {
     console.log(

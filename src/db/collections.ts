@@ -17,6 +17,9 @@ export const documentCollection: Record<RootEntity, string> = {
 /** Changes written to rows whose nested documents are not yet rebuilt: finished by the next import. */
 export const PENDING_COLLECTION = 'import.pending';
 
+/** The sources imports have loaded for, with their last load (src/ingest/source-loads.ts). */
+export const SOURCE_LOADS = 'import.sources';
+
 /** The counter of changes to what the directory serves (src/db/directory-generation.ts). */
 export const DIRECTORY_GENERATION = 'directory.generation';
 
@@ -48,11 +51,12 @@ export const collectionIndexes: Record<string, IndexDescription[]> = {
   // The unique login index is what settles two concurrent creations of one login (E11000, then 409).
   [USERS]: [byId, { key: { login: 1 }, name: 'login_1', unique: true }],
   [ACCESS_ENTRIES]: [byId, ...ascending('user_id')],
-  // Sparse: a row has one or two of its entity's foreign keys, and a lookup is always by a parent's id.
+  // Sparse: a row has one or two of its entity's foreign keys, and a lookup is always by a parent's id;
+  // only the rows of records (not what records nest) name their sources.
   ...Object.fromEntries(
     entityTypes.map((entity) => [
       rowCollection(entity),
-      ascending(...foreignKeysOf(entity)).map((index) => ({ ...index, sparse: true })),
+      ascending(...foreignKeysOf(entity), '_sources').map((index) => ({ ...index, sparse: true })),
     ]),
   ),
   // Meta entries: by id, newest first (the list order), and the Waiting ones the import sweep looks for.

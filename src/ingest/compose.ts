@@ -8,11 +8,12 @@ import {
   type RootEntity,
 } from '../hsds/entities.ts';
 import type { Row } from './row.ts';
+import { SOURCES } from '../db/source-records.ts';
 import type { RowSource } from './row-source.ts';
 import type { Json } from '../json.ts';
 
 /** Fields of a row that are bookkeeping, not HSDS. */
-const BOOKKEEPING = ['_id', '_position'] as const;
+const BOOKKEEPING = ['_id', '_position', SOURCES] as const;
 
 /**
  * Builds the fully nested documents of some roots from the rows, a level at a time: what each row keeps

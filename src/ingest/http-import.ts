@@ -18,6 +18,7 @@ import { ImportEntries } from './import-entries.ts';
 import { ImportLeaseLost } from './import-lease.ts';
 import type { InputRecord } from './input-record.ts';
 import { recordTypes } from './record-type.ts';
+import { sourceName } from './source-name.ts';
 import { readBody, spoolBody, spoolDirectory } from './request-body.ts';
 import { jsonRecords } from './sources/json-file.ts';
 import { readNdjson } from './sources/ndjson.ts';
@@ -34,6 +35,7 @@ export const ImportQuery = z.strictObject({
   type: z.enum(recordTypes, { error: `must be one of ${recordTypes.join(', ')}` }).optional(),
   dry_run: booleanFlag.default(false),
   wait: booleanFlag.default(false),
+  source: sourceName.optional(),
 });
 
 /** A received body: its records (read once), and what to clean up afterwards. */
@@ -96,6 +98,7 @@ export function importRoutes({
       importRecords(db, body.records(), {
         dryRun: options.dry_run,
         type: options.type,
+        source: options.source,
         workers: config.importWorkers,
       }).finally(release);
     if (options.wait) {

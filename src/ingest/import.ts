@@ -27,6 +27,9 @@ import {
 } from './unchanged-records.ts';
 import type { BatchRows } from './row-source.ts';
 import { WorkBehind } from './work-behind.ts';
+import { SOURCES } from '../db/source-records.ts';
+import { DEFAULT_SOURCE } from './source-name.ts';
+import { sourceLoaded, sourceLoadStarted } from './source-loads.ts';
 import { ValidationPool } from './validation-pool.ts';
 import type { BatchEntry, BatchItem, CheckedEntry } from './batch-item.ts';
 import { ImportLeaseLost, withImportLease, type ImportLease, type LeaseTimings } from './import-lease.ts';
@@ -48,6 +51,8 @@ export interface ImportOptions {
   outages?: OutageRetry;
   /** Worker threads validating records (validation-pool.ts); 0: in the import's own thread. Default: `automaticWorkers`. */
   workers?: number;
+  /** The source the records are loaded for (source-name.ts); `DEFAULT_SOURCE` unless given. */
+  source?: string;
 }
 
 /**
@@ -171,7 +176,10 @@ async function runLeased(
 ): Promise<ImportReport> {
   const started = performance.now();
   const now = options.now ?? (() => new Date().toISOString());
-  const report = emptyReport(options.dryRun ?? false);
+  const source = options.source ?? DEFAULT_SOURCE;
+  const report = emptyReport(options.dryRun ?? false, source);
+  const startedAt = now();
+  if (lease) await retryingOutages(options.outages, () => sourceLoadStarted(db, source, startedAt));
   const { outages } = options;
   // Skipping records given again unchanged relies on documents being up to date with the rows: not when
   // changes left pending could not be applied (nor, in a dry run, which applies none, when any are left).
@@ -204,6 +212,7 @@ async function runLeased(
         type: options.type,
         skipUnchanged: settled,
         isUnsettled,
+        source,
       });
       if (written) {
         const touched = written.rows?.changes.touchedIds ?? new Set<string>();
@@ -226,12 +235,16 @@ async function runLeased(
         continue;
       }
       read += 1;
-      batch.push({ input, fingerprint: fingerprintOf(input, options.type) });
+      batch.push({ input, fingerprint: fingerprintOf(input, options.type, source) });
       batchText += input.text?.length ?? 0;
       if (batch.length >= batchSize || batchText >= MAX_BATCH_TEXT) await flush(false);
     }
     await flush(true);
     await rebuilds.drain();
+    if (lease)
+      await retryingOutages(options.outages, () =>
+        sourceLoaded(db, source, { startedAt, finishedAt: now(), report }),
+      );
   } finally {
     await rebuilds.settle();
     await validation?.close();
@@ -259,6 +272,8 @@ interface BatchOptions {
   skipUnchanged: boolean;
   /** Whether an id is changed by a batch whose documents are not rebuilt yet. */
   isUnsettled: (id: string) => boolean;
+  /** The source the records are loaded for: their root rows name it. */
+  source: string;
 }
 
 /**
@@ -274,7 +289,7 @@ async function writeBatch(
   pendingChanges: ImportPending,
   entries: BatchEntry[],
   report: ImportReport,
-  { validation, outages, type, skipUnchanged, isUnsettled }: BatchOptions,
+  { validation, outages, type, skipUnchanged, isUnsettled, source }: BatchOptions,
 ): Promise<WrittenBatch | undefined> {
   const fingerprints = entries.flatMap(({ fingerprint }) => (fingerprint ? [fingerprint] : []));
   const skipped = skipUnchanged
@@ -293,6 +308,7 @@ async function writeBatch(
     const applying = entries.filter(applied);
     await validate(applying);
     items = applying.flatMap((entry) => validated.get(entry) ?? []);
+    for (const item of items) item.decomposition.rows[0]!.row[SOURCES] = [source];
     const batchItems = items;
     plan = await retryingOutages(outages, () =>
       planRowChanges(
@@ -342,8 +358,14 @@ async function writeBatch(
       candidate && clean.has(at) ? [[candidate.id, candidate.fingerprint] as const] : [],
     ),
   );
-  if (writes.size === 0) return kept.size > 0 ? { lease, fingerprints: kept } : undefined;
+  const unwritten = kept.size > 0 ? { lease, fingerprints: kept } : undefined;
+  if (writes.size === 0) return unwritten;
   await retryingOutages(outages, () => lease.confirm());
+  // Only rows' sources changed (records another source now loads too): nothing served changes.
+  if (changes.changedRows.size === 0) {
+    await retryingOutages(outages, () => applyRowChanges(db, writes, changes.newRows));
+    return unwritten;
+  }
   const pending = await retryingOutages(outages, () => pendingChanges.record(changes));
   await retryingOutages(outages, () => applyRowChanges(db, writes, changes.newRows));
   return { lease, rows: { pending, changes, rows }, fingerprints: kept };

@@ -10,6 +10,8 @@ export type Outcome = 'inserted' | 'updated' | 'unchanged' | 'rejected';
  */
 export interface ImportReport {
   dryRun: boolean;
+  /** The source the records were loaded for (source-name.ts). */
+  source: string;
   inserted: number;
   updated: number;
   unchanged: number;
@@ -26,9 +28,10 @@ export interface ImportReport {
 
 export const DETAIL_LIMIT = 1000;
 
-export function emptyReport(dryRun: boolean): ImportReport {
+export function emptyReport(dryRun: boolean, source: string): ImportReport {
   return {
     dryRun,
+    source,
     inserted: 0,
     updated: 0,
     unchanged: 0,

@@ -12,6 +12,7 @@ import {
 import { rowCollection } from '../db/collections.ts';
 import type { Json } from '../json.ts';
 import { sameRow, storedRow, type Row, type RowWrite, type StoredRow } from './row.ts';
+import { SOURCES } from '../db/source-records.ts';
 import { bulkWriteWithRemedies, MAX_DOCUMENT_BYTES, replaceDuplicate, replacing } from './bulk-writes.ts';
 import { bytesOverLimit } from './oversized-rows.ts';
 import { childListKey, findRows, type BatchRows } from './row-source.ts';
@@ -109,6 +110,12 @@ export async function planRowChanges(db: Db, batch: Decomposition[]): Promise<Ro
     for (const [id, row] of rows) {
       const before = existing.get(entity)?.get(id);
       if (before && sameRow(before, row)) continue;
+      // A row another source now loads too: written, but nothing served changed.
+      if (before && sameRow(withoutSources(before), withoutSources(row))) {
+        if (!writes.has(entity)) writes.set(entity, []);
+        writes.get(entity)!.push(row);
+        continue;
+      }
       // A new row is its records' own content, which import.ts measured; one changed may have grown past
       // the limit with what it kept (lists a record left out) or merged: it is left as it was.
       const bytes = before ? bytesOverLimit(row) : undefined;
@@ -208,18 +215,33 @@ function finalRow(entity: EntityType, stored: Row | undefined, incoming: Incomin
   const { row, mode } = incoming;
   if (!stored) return row;
   const given = mode === 'merge' ? { ...stored, ...row } : keeping(keptBy(entity, incoming), stored, row);
+  given[SOURCES] = unitedSources(stored, row);
+  if (given[SOURCES] === undefined) delete given[SOURCES];
   return keepingOwnedLists(entity, stored, given);
 }
 
+/** The sources a row was loaded by, before and now (source-name.ts), in order; undefined for none. */
+function unitedSources(stored: Row, row: Row): string[] | undefined {
+  const before = (stored[SOURCES] as string[] | undefined) ?? [];
+  const now = (row[SOURCES] as string[] | undefined) ?? [];
+  if (now.every((source) => before.includes(source))) return before.length > 0 ? before : undefined;
+  return [...new Set([...before, ...now])].sort();
+}
+
+function withoutSources(row: Row): Row {
+  const { [SOURCES]: _sources, ...rest } = row;
+  return rest as Row;
+}
+
 /**
- * What a replacement keeps from the row before it: its list position, and the parent links it does not
+ * What a replacement keeps from the row before it: its list position, the sources that loaded it, and the parent links it does not
  * set itself: for a nested item, every one (other lists made them); for a tabular row, those its table has
  * no column for (an empty cell is a link removed).
  */
 function keptBy(entity: EntityType, { mode, columns }: Pick<IncomingRow, 'mode' | 'columns'>): string[] {
   const links = linkFields.get(entity) ?? [];
   const kept = mode === 'table' && columns ? links.filter((field) => !columns.includes(field)) : links;
-  return [...kept, '_position'];
+  return [...kept, '_position', SOURCES];
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { documentCollection } from '../db/collections.ts';
 import { importRecords } from './import.ts';
 import { readJsonFile } from './sources/json-file.ts';
+import { SAMPLE_SOURCE } from './source-name.ts';
 
 /** The sample directory, in load order: taxonomies before the terms and records that use them. */
 const SAMPLE_FILES = ['taxonomies.json', 'taxonomy_terms.json', 'organizations.json'].map((name) =>
@@ -22,7 +23,7 @@ export async function seedSampleData(db: Db, logger: Logger): Promise<void> {
       return;
     }
   }
-  const report = await importRecords(db, sampleRecords());
+  const report = await importRecords(db, sampleRecords(), { source: SAMPLE_SOURCE });
   logger.info(
     {
       inserted: report.inserted,

@@ -5,6 +5,7 @@ import type { RecordType } from './record-type.ts';
 import type { InputRecord } from './input-record.ts';
 import type { Decomposition } from './decompose.ts';
 import type { RowWrite } from './row.ts';
+import { SOURCES } from '../db/source-records.ts';
 import { linkFields } from './row-writer.ts';
 import { entityKey } from '../hsds/entities.ts';
 
@@ -43,10 +44,15 @@ export interface Candidate {
 }
 
 /**
- * The fingerprint of a record as given: of its text when it has one (an NDJSON line, not parsed yet), else
- * of its JSON. None for a row of the tabular form (not a service record) or a record that could not be read.
+ * The fingerprint of a record as given by a source: of its text when it has one (an NDJSON line, not parsed
+ * yet), else of its JSON, and of the source's name (another source giving the same record applies it, so
+ * that its row learns of that source too). None for a row of the tabular form (not a service record) or a record that could not be read.
  */
-export function fingerprintOf(input: InputRecord, forcedType: RecordType | undefined): string | undefined {
+export function fingerprintOf(
+  input: InputRecord,
+  forcedType: RecordType | undefined,
+  source: string,
+): string | undefined {
   if (input.error !== undefined || input.entity !== undefined) return undefined;
   let json = input.text;
   try {
@@ -56,7 +62,7 @@ export function fingerprintOf(input: InputRecord, forcedType: RecordType | undef
   }
   if (json === undefined) return undefined;
   return createHash('sha1')
-    .update(`${FINGERPRINT_VERSION}\n${forcedType ?? input.type ?? ''}\n`)
+    .update(`${FINGERPRINT_VERSION}\n${forcedType ?? input.type ?? ''}\n${source}\n`)
     .update(json)
     .digest('base64url');
 }
@@ -138,13 +144,13 @@ const givenAs = ({ mode, row }: RowWrite) => JSON.stringify([mode, row]);
 
 /** Fields a replacement keeps from the row it replaces when it does not give them (row-writer.ts). */
 const keptByReplacement = new Map(
-  [...linkFields].map(([entity, links]) => [entity, new Set(['_id', '_position', ...links])]),
+  [...linkFields].map(([entity, links]) => [entity, new Set(['_id', '_position', SOURCES, ...links])]),
 );
 
 /**
  * Whether two copies of one row give another row in one order than in the other: a field both give
- * differently, or a field one gives that the other, replacing the row whole, leaves out (links to parents
- * and list positions excepted: a replacement keeps those).
+ * differently, or a field one gives that the other, replacing the row whole, leaves out (links to parents,
+ * list positions and sources excepted: a replacement keeps those).
  */
 function conflicting(a: RowWrite, b: RowWrite): boolean {
   const kept = keptByReplacement.get(a.entity) ?? new Set();

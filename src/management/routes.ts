@@ -10,6 +10,7 @@ import { AccessEntryStore, accessEntryListFields } from './access-entries.ts';
 import { accessEntryInput } from './access-entry-input.ts';
 import { parseListParameters } from './list-parameters.ts';
 import { resourceRoutes } from './resource-routes.ts';
+import { SourceStore, sourceListFields } from './sources.ts';
 import { newUserInput, userChangesInput } from './user-input.ts';
 import { UserStore, userListFields } from './users.ts';
 
@@ -51,6 +52,14 @@ export function managementRoutes({ db, config, attempts, indexed }: ProtocolDepe
     listFields: accessEntryListFields,
     create: accessEntryInput,
     replace: accessEntryInput,
+  });
+  // Beyond the specification: what imports have loaded, by source (read-only).
+  const sources = new SourceStore(db);
+  router.get('/sources', async (ctx) => {
+    ctx.body = await sources.list(parseListParameters(sourceListFields, ctx.query));
+  });
+  router.get('/sources/:name', async (ctx) => {
+    ctx.body = await sources.get(ctx.params.name!);
   });
   return router;
 }

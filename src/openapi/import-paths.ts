@@ -11,6 +11,10 @@ const descriptions: Record<keyof typeof ImportQuery.shape, string> = {
   type: 'The type of every record, when their shape does not tell it (as the CLI’s --type).',
   dry_run: 'Validate and report, write nothing.',
   wait: 'Answer with the report once the import has run, instead of 202 at once.',
+  source:
+    'The source the records are loaded for (as the CLI’s --source), `default` if not given: the record ' +
+    'of each input line, array item or table row remembers every source that loaded it, and ' +
+    '`GET /management/sources/` lists the sources.',
 };
 
 /** A record of any type an import takes, as its type's schema: the nested forms the API serves. */

@@ -18,6 +18,9 @@ const OutcomeCounts = z.object({
  */
 export const ImportReport: z.ZodType<Report> = OutcomeCounts.extend({
   dryRun: z.boolean().describe('Whether this was a dry run: validated and counted, nothing written.'),
+  source: z
+    .string()
+    .describe('The source the records were loaded for (`source`; `default` when the import named none).'),
   byType: z
     .record(z.string(), OutcomeCounts)
     .describe('The counts by record type (service, organization, …).'),

@@ -1,9 +1,12 @@
 import { accessEntryListFields } from '../management/access-entries.ts';
 import { userListFields } from '../management/users.ts';
+import { sourceListFields } from '../management/sources.ts';
 import {
   AccessEntry,
   AccessEntryInput,
   AccessEntryPage,
+  Source,
+  SourcePage,
   User,
   UserInput,
   UserPage,
@@ -181,6 +184,29 @@ export function managementPaths(prefix: string) {
           '200': jsonResponse('The deleted access entry.', AccessEntry),
           '404': notFound,
         },
+      }),
+    },
+    [`${prefix}/sources/`]: {
+      description: TRAILING_SLASH_NOTE,
+      get: protocolOperation({
+        tags,
+        operationId: 'listSources',
+        summary: 'List the sources imports have loaded (beyond the specification)',
+        description:
+          'Every source an import has named (`npm run import -- --source NAME`, `POST /import?source=NAME`), ' +
+          'with its last load and its records counted by entity type.',
+        parameters: managementListParameters(sourceListFields),
+        responses: { '200': jsonResponse('A page of sources.', SourcePage), '400': badRequest },
+      }),
+    },
+    [`${prefix}/sources/{name}/`]: {
+      description: TRAILING_SLASH_NOTE,
+      get: protocolOperation({
+        tags,
+        operationId: 'getSource',
+        summary: 'One source (beyond the specification)',
+        parameters: [{ ...idParameter('source', 'name'), description: 'The name of the source.' }],
+        responses: { '200': jsonResponse('The source.', Source), '404': notFound },
       }),
     },
   };

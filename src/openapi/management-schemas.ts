@@ -4,6 +4,8 @@ import { accessEntryInput } from '../management/access-entry-input.ts';
 import { newUserInput, REDACTED_CODE, userChangesInput, userCode } from '../management/user-input.ts';
 import type { UserView } from '../management/users.ts';
 import type { StoredAccessEntry } from '../db/protocol-records.ts';
+import type { SourceView } from '../management/sources.ts';
+import { entityTypes } from '../hsds/entities.ts';
 
 /** The body of POST /users/. */
 export const UserInput = newUserInput.describe(
@@ -43,3 +45,36 @@ export const AccessEntry: z.ZodType<StoredAccessEntry> = accessEntryInput
   .describe('An access entry (the management protocol’s "service"): a grant of a path and verb to a user.');
 
 export const AccessEntryPage = page(AccessEntry).describe('One page of access entries.');
+
+const time = (what: string) => z.iso.datetime().describe(what);
+const count = z.int().min(0);
+
+/** A source as `GET /sources/` shows it (management/sources.ts). Beyond the specification. */
+export const Source: z.ZodType<SourceView> = z
+  .object({
+    name: z
+      .string()
+      .describe('The name imports give (`--source`, `source=`); `default` when they give none.'),
+    first_started_at: time('When the first load for this source started.'),
+    last_started_at: time('When the last load for this source started.'),
+    last_load: z
+      .object({
+        started_at: time('When it started.'),
+        finished_at: time('When it finished.'),
+        inserted: count,
+        updated: count,
+        unchanged: count,
+        rejected: count,
+      })
+      .nullable()
+      .describe('What the last load that finished did; null while none has (one under way, or stopped).'),
+    records: z
+      .partialRecord(z.enum(entityTypes), count)
+      .describe(
+        'The records this source loaded as records of their own (an input line, array item or table row; ' +
+          'not what they nest), by entity type; a record several sources loaded counts for each.',
+      ),
+  })
+  .describe('A source of directory data: a publisher or feed, as imports name it.');
+
+export const SourcePage = page(Source).describe('One page of sources.');

@@ -85,6 +85,20 @@ describe('npm run import', () => {
       expect(await run.exited, workers).toBe(2);
       expect(run.output(), workers).toMatch(/--workers must be an integer from 0 to 4/);
     }
+    for (const source of ['--source=', '--source=two words']) {
+      const run = runImport(databaseNamed('usage'), [source, 'fixtures/taxonomies.json']);
+      expect(await run.exited, source).toBe(2);
+      expect(run.output(), source).toMatch(/--source must be 1 to 100 letters/);
+    }
+    expect(await databaseNamed('usage').collection('taxonomies').countDocuments()).toBe(0);
+  });
+
+  it('loads for the source it is given, and says which', async () => {
+    const db = databaseNamed('source');
+    const run = runImport(db, ['--source', 'example.org:8080', 'fixtures/taxonomies.json']);
+    expect(await run.exited).toBe(0);
+    expect(run.output()).toMatch(/2 inserted, .* source example\.org:8080/);
+    expect(await db.collection('records.taxonomy').countDocuments({ _sources: 'example.org:8080' })).toBe(2);
   });
 
   it('completes an import killed part-way when it is run again, with --workers 2', async () => {

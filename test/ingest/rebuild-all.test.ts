@@ -34,7 +34,7 @@ async function seeded(): Promise<Db> {
 async function someOrganization(db: Db): Promise<Document> {
   const [row] = await db
     .collection(rowCollection('organization'))
-    .find({}, { projection: { _position: 0 } })
+    .find({}, { projection: { _position: 0, _sources: 0 } })
     .sort({ _id: 1 })
     .limit(1)
     .toArray();

@@ -11,7 +11,7 @@ describe('the texts of an import report', () => {
   });
 
   it('are escaped as rejections and warnings are added, with the shape of each kept', () => {
-    const report = emptyReport(false);
+    const report = emptyReport(false, 'default');
     addRejections(report, [
       { at: 'in\u0000.ndjson:1', message: 'not valid JSON: "\u0001"' },
       { at: 'in.ndjson:2', path: '$["a\u0085"]', message: 'bad' },

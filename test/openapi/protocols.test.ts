@@ -158,7 +158,7 @@ describe('meta and import parameters', () => {
 
 describe('the protected operations', () => {
   it('are all tagged, and need credentials but /users/auth/', () => {
-    expect(protocolOperations.length).toBe(11 + 4 + 1);
+    expect(protocolOperations.length).toBe(11 + 2 + 4 + 1);
     for (const { path, method, operation } of protocolOperations) {
       if (path.endsWith('/users/auth/')) continue;
       expect(operation.security, `${method} ${path}`).toEqual([{ appId: [], appKey: [] }, { basic: [] }]);
@@ -205,7 +205,7 @@ describe('the protected operations', () => {
 
   it('are under the configured management prefix', () => {
     const moved = Object.keys(openApiDocument('http://localhost', '/admin/v1').paths);
-    expect(moved.filter((path) => path.startsWith('/admin/v1/'))).toHaveLength(5);
+    expect(moved.filter((path) => path.startsWith('/admin/v1/'))).toHaveLength(7);
     expect(moved.filter((path) => path.startsWith(`${PREFIX}/`))).toEqual([]);
   });
 });
@@ -271,7 +271,7 @@ describe('real responses of the running app', () => {
     );
   });
 
-  it('match the documented schemas of the meta protocol and of imports', async () => {
+  it('match the documented schemas of the meta protocol, of imports and of their sources', async () => {
     const created = await app.admin('POST', '/meta/', { system: 'test', status: 'Waiting' });
     expect(created.status).toBe(200);
     expectDocumented('/meta/', 'post', 200, created.body);
@@ -290,6 +290,16 @@ describe('real responses of the running app', () => {
     expect(queued.status).toBe(202);
     expect(queued.headers.get('location')).toBe(`/meta/${queued.body.id}/`);
     expectDocumented('/import', 'post', 202, queued.body);
+
+    const sources = await app.admin('GET', `${PREFIX}/sources/`);
+    expect(sources.body.contents).toEqual([
+      expect.objectContaining({ name: 'default', records: { taxonomy: 1 } }),
+    ]);
+    expectDocumented(`${PREFIX}/sources/`, 'get', 200, sources.body);
+    const source = await app.admin('GET', `${PREFIX}/sources/default`);
+    expectDocumented(`${PREFIX}/sources/{name}/`, 'get', 200, source.body);
+    const missing = await app.admin('GET', `${PREFIX}/sources/none`);
+    expectDocumented(`${PREFIX}/sources/{name}/`, 'get', 404, missing.body, 'application/problem+json');
 
     const listed = await app.admin('GET', '/meta/?per_page=100');
     expectDocumented('/meta/', 'get', 200, listed.body);

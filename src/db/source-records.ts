@@ -1,0 +1,25 @@
+/**
+ * The field of a row naming the sources that loaded it as a record of their own, not only nested in or
+ * referred to by another: the root row of each record an import reads gets its source, and keeps the
+ * others' (src/ingest/source-name.ts).
+ */
+export const SOURCES = '_sources';
+
+/** What the last load that finished for a source did. */
+export interface SourceLoad {
+  started_at: string;
+  finished_at: string;
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  rejected: number;
+}
+
+/** A source imports have loaded for: since when, and its last load (times in ISO 8601, UTC). */
+export interface StoredSource {
+  _id: string;
+  name: string;
+  first_started_at: string;
+  last_started_at: string;
+  last_load?: SourceLoad;
+}
