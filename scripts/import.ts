@@ -1,5 +1,5 @@
 /**
- * `npm run import -- <paths...> [--source NAME] [--type T] [--dry-run] [--batch-size N] [--workers W]`
+ * `npm run import -- <paths...> [--source NAME] [--replace [--force]] [--type T] [--dry-run] [--batch-size N] [--workers W]`
  *
  * Imports HSDS data into MONGODB_URI, or else into the embedded database (shared if a server already runs
  * it, started for the duration otherwise). Paths: JSON files (a record or an array), NDJSON/JSON Lines
@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { importRecords } from '../src/ingest/import.ts';
 import { recordTypes, type RecordType } from '../src/ingest/record-type.ts';
 import type { ImportReport } from '../src/ingest/report.ts';
+import type { ReplaceOutcome } from '../src/ingest/replace.ts';
 import { readInputPath } from '../src/ingest/sources/input-path.ts';
 import { SOURCE_NAME_RULE, sourceName } from '../src/ingest/source-name.ts';
 import { failureMessage } from '../src/failure-message.ts';
@@ -21,7 +22,7 @@ import { withDatabase } from './cli/database.ts';
 import { withProgress } from './cli/progress.ts';
 import { printWarnings } from './cli/warnings.ts';
 
-const USAGE = `usage: npm run import -- <path...> [--source NAME] [--type ${recordTypes.join('|')}] [--dry-run] [--batch-size N] [--workers W]`;
+const USAGE = `usage: npm run import -- <path...> [--source NAME] [--replace [--force]] [--type ${recordTypes.join('|')}] [--dry-run] [--batch-size N] [--workers W]`;
 
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -29,6 +30,8 @@ async function main(): Promise<number> {
     options: {
       type: { type: 'string' },
       source: { type: 'string' },
+      replace: { type: 'boolean', default: false },
+      force: { type: 'boolean', default: false },
       'dry-run': { type: 'boolean', default: false },
       'batch-size': { type: 'string' },
       workers: { type: 'string' },
@@ -47,6 +50,10 @@ async function main(): Promise<number> {
     console.error(`--source ${SOURCE_NAME_RULE}\n${USAGE}`);
     return 2;
   }
+  if (values.force && !values.replace) {
+    console.error(`--force goes with --replace\n${USAGE}`);
+    return 2;
+  }
   const batchSize = values['batch-size'] === undefined ? undefined : Number(values['batch-size']);
   if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize > 0)) {
     console.error(`--batch-size must be a positive integer\n${USAGE}`);
@@ -61,12 +68,15 @@ async function main(): Promise<number> {
 
   // A step that fails for the database being out of reach is retried for HSDS_IMPORT_OUTAGE_MS, then the
   // CLI stops (exit 2, what it wrote kept for a rerun to complete): a takeover takes a few seconds.
-  return withDatabase(async (db, logger, { importOutageMs, importWorkers }) => {
+  return withDatabase(async (db, logger, { importOutageMs, importWorkers, replaceMaxMissingShare }) => {
     const report = await withProgress('importing', 'records read', (onProgress) =>
       importRecords(db, inputs(positionals), {
         dryRun: values['dry-run'],
         type: values.type as RecordType | undefined,
         source: values.source,
+        ...(values.replace
+          ? { replace: { force: values.force, maxMissingShare: replaceMaxMissingShare } }
+          : {}),
         batchSize,
         workers: workers ?? importWorkers,
         onProgress,
@@ -81,7 +91,7 @@ async function main(): Promise<number> {
       }),
     );
     printReport(report);
-    return report.rejected > 0 ? 1 : 0;
+    return report.rejected > 0 || report.replace?.refused !== undefined ? 1 : 0;
   });
 }
 
@@ -111,7 +121,20 @@ function printReport(report: ImportReport): void {
   if (report.rejected > report.rejections.length) {
     console.log(`… and ${report.rejected - report.rejections.length} more rejections`);
   }
+  if (report.replace) printReplace(report.replace, report);
   printWarnings(report);
+}
+
+function printReplace(replace: ReplaceOutcome, { dryRun, source }: ImportReport): void {
+  const deleted = Object.entries(replace.deleted);
+  const total = deleted.reduce((sum, [, count]) => sum + count, 0);
+  const verb = replace.refused !== undefined ? 'not deleted' : dryRun ? 'would be deleted' : 'deleted';
+  console.log(
+    `replace: the input lacked ${replace.missing} of the ${replace.had} records source ${source} had; ` +
+      `${total} ${verb}${deleted.length > 0 ? ` (${deleted.map(([type, n]) => `${n} ${type}`).join(', ')})` : ''}, ` +
+      `${replace.released} kept for other sources or records`,
+  );
+  if (replace.refused !== undefined) console.log(`replace refused: ${replace.refused}`);
 }
 
 try {

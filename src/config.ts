@@ -2,6 +2,7 @@ import { MongoClient } from 'mongodb';
 import { z } from 'zod';
 import { booleanFlag } from './boolean-flag.ts';
 import { LOGIN_PATTERN, LOGIN_RULE } from './management/user-input.ts';
+import { DEFAULT_MAX_MISSING_SHARE } from './ingest/replace.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
 
@@ -33,6 +34,7 @@ const EnvironmentSchema = z
     // Below the import lease's 45 s: an import whose lease goes unrenewed that long loses it anyway.
     HSDS_IMPORT_OUTAGE_MS: z.coerce.number().int().min(0).max(40_000).default(30_000),
     HSDS_IMPORT_WORKERS: z.coerce.number().int().min(0).max(MAX_IMPORT_WORKERS).optional(),
+    HSDS_REPLACE_MAX_MISSING: z.coerce.number().min(0).max(1).default(DEFAULT_MAX_MISSING_SHARE),
     HSDS_DATA_DIR: z.string().min(1).default('.data'),
     HSDS_EMBEDDED: z.enum(['auto', 'mongod', 'standin']).default('auto'),
     HSDS_EMBEDDED_DB_PORT: port.default(27217),
@@ -122,6 +124,8 @@ function toConfig(env: z.infer<typeof EnvironmentSchema>) {
     importOutageMs: env.HSDS_IMPORT_OUTAGE_MS,
     /** Worker threads validating an import's records; unset: the import's automatic choice (import.ts). */
     importWorkers: env.HSDS_IMPORT_WORKERS,
+    /** The share of a source's records a replacing import may lack before it stops unforced. */
+    replaceMaxMissingShare: env.HSDS_REPLACE_MAX_MISSING,
     dataDir: env.HSDS_DATA_DIR,
     embedded: env.HSDS_EMBEDDED,
     embeddedDbPort: env.HSDS_EMBEDDED_DB_PORT,

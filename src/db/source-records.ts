@@ -9,10 +9,13 @@ export const SOURCES = '_sources';
 export interface SourceLoad {
   started_at: string;
   finished_at: string;
+  /** `replace`: a full refresh, deleting what the source no longer had (`deleted` rows). */
+  mode: 'merge' | 'replace';
   inserted: number;
   updated: number;
   unchanged: number;
   rejected: number;
+  deleted: number;
 }
 
 /** A source imports have loaded for: since when, and its last load (times in ISO 8601, UTC). */

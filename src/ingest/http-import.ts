@@ -36,6 +36,8 @@ export const ImportQuery = z.strictObject({
   dry_run: booleanFlag.default(false),
   wait: booleanFlag.default(false),
   source: sourceName.optional(),
+  mode: z.enum(['merge', 'replace'], { error: "must be 'merge' or 'replace'" }).default('merge'),
+  force: booleanFlag.default(false),
 });
 
 /** A received body: its records (read once), and what to clean up afterwards. */
@@ -99,6 +101,9 @@ export function importRoutes({
         dryRun: options.dry_run,
         type: options.type,
         source: options.source,
+        ...(options.mode === 'replace'
+          ? { replace: { force: options.force, maxMissingShare: config.replaceMaxMissingShare } }
+          : {}),
         workers: config.importWorkers,
       }).finally(release);
     if (options.wait) {
@@ -131,7 +136,11 @@ export function importRoutes({
 
 function parseQuery(query: Context['query']) {
   const parsed = ImportQuery.safeParse(query);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    if (parsed.data.force && parsed.data.mode !== 'replace')
+      throw invalidParameter('force', 'goes with mode=replace');
+    return parsed.data;
+  }
   const issue = parsed.error.issues[0]!;
   if (issue.code === 'unrecognized_keys')
     throw invalidParameter(issue.keys[0]!, 'is not a parameter of /import');

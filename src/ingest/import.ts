@@ -30,6 +30,17 @@ import { WorkBehind } from './work-behind.ts';
 import { SOURCES } from '../db/source-records.ts';
 import { DEFAULT_SOURCE } from './source-name.ts';
 import { sourceLoaded, sourceLoadStarted } from './source-loads.ts';
+import { SeenRecords } from './seen-records.ts';
+import { planReplace } from './replace-plan.ts';
+import {
+  DEFAULT_MAX_MISSING_SHARE,
+  deleteRows,
+  deletionChanges,
+  deletionParts,
+  outcomeOf,
+  releaseRows,
+  type ReplaceOutcome,
+} from './replace.ts';
 import { ValidationPool } from './validation-pool.ts';
 import type { BatchEntry, BatchItem, CheckedEntry } from './batch-item.ts';
 import { ImportLeaseLost, withImportLease, type ImportLease, type LeaseTimings } from './import-lease.ts';
@@ -53,6 +64,18 @@ export interface ImportOptions {
   workers?: number;
   /** The source the records are loaded for (source-name.ts); `DEFAULT_SOURCE` unless given. */
   source?: string;
+  /**
+   * A full refresh of the source: once its records are loaded, what it had loaded and the input did not
+   * contain is deleted (replace-plan.ts), within these safety rules.
+   */
+  replace?: ReplaceOptions;
+}
+
+export interface ReplaceOptions {
+  /** Delete even when the input lacks more than `maxMissingShare` of the source's records. */
+  force?: boolean;
+  /** The share of the source's records (0 to 1) an input may lack before a replace stops unforced. */
+  maxMissingShare?: number;
 }
 
 /**
@@ -180,6 +203,9 @@ async function runLeased(
   const report = emptyReport(options.dryRun ?? false, source);
   const startedAt = now();
   if (lease) await retryingOutages(options.outages, () => sourceLoadStarted(db, source, startedAt));
+  const seen = options.replace
+    ? await retryingOutages(options.outages, () => SeenRecords.start(db))
+    : undefined;
   const { outages } = options;
   // Skipping records given again unchanged relies on documents being up to date with the rows: not when
   // changes left pending could not be applied (nor, in a dry run, which applies none, when any are left).
@@ -213,6 +239,7 @@ async function runLeased(
         skipUnchanged: settled,
         isUnsettled,
         source,
+        seen,
       });
       if (written) {
         const touched = written.rows?.changes.touchedIds ?? new Set<string>();
@@ -241,6 +268,10 @@ async function runLeased(
     }
     await flush(true);
     await rebuilds.drain();
+    if (seen)
+      report.replace = await retryingOutages(outages, () =>
+        replaceMissing(db, { lease, pending, seen, source, report, now }, options.replace!),
+      );
     if (lease)
       await retryingOutages(options.outages, () =>
         sourceLoaded(db, source, { startedAt, finishedAt: now(), report }),
@@ -248,6 +279,7 @@ async function runLeased(
   } finally {
     await rebuilds.settle();
     await validation?.close();
+    await seen?.drop();
     pending.release();
   }
   report.durationMs = Math.round(performance.now() - started);
@@ -274,6 +306,8 @@ interface BatchOptions {
   isUnsettled: (id: string) => boolean;
   /** The source the records are loaded for: their root rows name it. */
   source: string;
+  /** Where a replacing load keeps the records it contained. */
+  seen: SeenRecords | undefined;
 }
 
 /**
@@ -289,7 +323,7 @@ async function writeBatch(
   pendingChanges: ImportPending,
   entries: BatchEntry[],
   report: ImportReport,
-  { validation, outages, type, skipUnchanged, isUnsettled, source }: BatchOptions,
+  { validation, outages, type, skipUnchanged, isUnsettled, source, seen }: BatchOptions,
 ): Promise<WrittenBatch | undefined> {
   const fingerprints = entries.flatMap(({ fingerprint }) => (fingerprint ? [fingerprint] : []));
   const skipped = skipUnchanged
@@ -351,6 +385,14 @@ async function writeBatch(
     counted.add(rootKey);
     countOutcome(report, outcome, itemType);
   }
+  if (seen) {
+    const contained = entries.flatMap((entry) => {
+      if (!applied(entry)) return [{ entity: 'service' as const, id: skipped.get(entry.fingerprint!)!.id }];
+      const root = validated.get(entry)?.decomposition.rows[0];
+      return root ? [{ entity: root.entity, id: root.row.id }] : [];
+    });
+    await retryingOutages(outages, () => seen.add(contained));
+  }
   if (!lease) return undefined;
   const clean = cleanRecords(items.map((item) => item.decomposition));
   const kept = new Map(
@@ -411,8 +453,12 @@ async function finishLeftPending(
   report: ImportReport,
 ): Promise<boolean> {
   let finished = true;
-  for await (const { id, changes } of leftPending(db)) {
+  for await (const { id, changes, deletions } of leftPending(db)) {
     try {
+      if (deletions) {
+        await lease.confirm();
+        await deleteRows(db, deletions);
+      }
       await rebuildDocuments(db, lease, changes, now, report);
       await clearPending(db, id);
     } catch (error) {
@@ -447,4 +493,61 @@ async function rebuildDocuments(
   await markDirectoryChanged(db);
   addRebuilt(report, result);
   return result;
+}
+
+/** What a replacing load works with, once its records are loaded. */
+interface ReplaceContext {
+  lease: ImportLease | undefined;
+  pending: ImportPending;
+  seen: SeenRecords;
+  source: string;
+  report: ImportReport;
+  now: () => string;
+}
+
+/**
+ * Deletes what the source had loaded and the input did not contain (replace-plan.ts), unless the input had
+ * a rejected or unreadable record, or lacks more than the allowed share of the source's records unforced;
+ * in a dry run (no lease), only says what it would delete. Every part of the deletion is recorded pending
+ * before any row is deleted, so that an import stopped part-way is finished by the next one, which deletes
+ * again what the record names and rebuilds; a rerun of the replace finds and deletes the rest.
+ */
+async function replaceMissing(
+  db: Db,
+  { lease, pending, seen, source, report, now }: ReplaceContext,
+  { force = false, maxMissingShare = DEFAULT_MAX_MISSING_SHARE }: ReplaceOptions,
+): Promise<ReplaceOutcome> {
+  const plan = await planReplace(db, source, seen);
+  const outcome = outcomeOf(plan);
+  if (report.rejected > 0) {
+    return {
+      ...outcome,
+      refused:
+        `${report.rejected} record(s) of the input were rejected or could not be read: a replace deletes ` +
+        'only after an input that loaded whole',
+    };
+  }
+  if (plan.had > 0 && plan.missing / plan.had > maxMissingShare && !force) {
+    return {
+      ...outcome,
+      refused:
+        `the input lacks ${plan.missing} of the ${plan.had} records source ${source} had, more than ` +
+        `${Math.round(maxMissingShare * 100)}%: nothing deleted (force deletes them)`,
+    };
+  }
+  if (!lease) return outcome;
+  const parts = [];
+  for (const part of deletionParts(plan.deletions)) {
+    const changes = await deletionChanges(db, part);
+    parts.push({ part, changes, id: await pending.record(changes, part) });
+  }
+  await lease.confirm();
+  await releaseRows(db, plan.released, source);
+  for (const { part, changes, id } of parts) {
+    await lease.confirm();
+    await deleteRows(db, part);
+    await rebuildDocuments(db, lease, changes, now, report);
+    await pending.clear(id);
+  }
+  return outcome;
 }

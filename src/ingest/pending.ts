@@ -4,9 +4,10 @@ import type { Db } from 'mongodb';
 import { ObjectId } from 'mongodb';
 import { PENDING_COLLECTION } from '../db/collections.ts';
 import { isGoneHere, PID_SPACE } from '../process-running.ts';
-import type { RootEntity } from '../hsds/entities.ts';
+import type { EntityType, RootEntity } from '../hsds/entities.ts';
 import { HEARTBEAT_MS, STALE_AFTER_MS } from './import-entries.ts';
 import type { RowChanges } from './row-writer.ts';
+import type { RowDeletions } from './replace.ts';
 
 /**
  * The process that recorded changes: `token` tells this run of it from an earlier one with the same pid;
@@ -28,6 +29,8 @@ interface PendingChanges {
   newRows: string[];
   changedRoots: Partial<Record<RootEntity, string[]>>;
   givenLastModified: string[];
+  /** Rows a replace deletes (replace.ts), before the rebuild: deleted again by an import finishing it. */
+  deletions?: Partial<Record<EntityType, string[]>>;
 }
 
 const THIS_PROCESS: Owner = { host: hostname(), pidSpace: PID_SPACE, pid: process.pid, token: randomUUID() };
@@ -36,11 +39,16 @@ const THIS_PROCESS: Owner = { host: hostname(), pidSpace: PID_SPACE, pid: proces
 const inProgress = new Set<string>();
 
 /**
- * Row changes are recorded here before they are written and removed once every document they reach is
- * rebuilt. A crash in between leaves the record behind, and the next import finishes the rebuild first:
+ * Row changes are recorded here before they are written (a replace's deletions with them) and removed
+ * once every document they reach is rebuilt. A crash in between leaves the record behind, and the next import finishes the rebuild first:
  * rows alone (unchanged on a rerun) could not tell it what was left undone.
  */
-export async function recordPending(db: Db, changes: RowChanges, _id = new ObjectId()): Promise<ObjectId> {
+export async function recordPending(
+  db: Db,
+  changes: RowChanges,
+  _id = new ObjectId(),
+  deletions?: RowDeletions,
+): Promise<ObjectId> {
   await db.collection<PendingChanges>(PENDING_COLLECTION).insertOne({
     _id,
     owner: THIS_PROCESS,
@@ -50,6 +58,7 @@ export async function recordPending(db: Db, changes: RowChanges, _id = new Objec
     newRows: [...changes.newRows],
     changedRoots: Object.fromEntries([...changes.changedRoots].map(([root, ids]) => [root, [...ids]])),
     givenLastModified: [...changes.givenLastModified],
+    ...(deletions ? { deletions: Object.fromEntries(deletions) } : {}),
   });
   return _id;
 }
@@ -75,12 +84,12 @@ export class ImportPending {
     this.heartbeat.unref();
   }
 
-  async record(changes: RowChanges): Promise<ObjectId> {
+  async record(changes: RowChanges, deletions?: RowDeletions): Promise<ObjectId> {
     const id = new ObjectId();
     // Claimed before it exists, so that no other import of this process can ever see it as left.
     this.ids.add(id.toHexString());
     inProgress.add(id.toHexString());
-    return recordPending(this.db, changes, id);
+    return recordPending(this.db, changes, id, deletions);
   }
 
   async clear(id: ObjectId): Promise<void> {
@@ -127,7 +136,9 @@ export async function hasLeftPending(db: Db): Promise<boolean> {
 }
 
 /** Changes left pending by imports that did not finish, oldest first. */
-export async function* leftPending(db: Db): AsyncGenerator<{ id: ObjectId; changes: RowChanges }> {
+export async function* leftPending(
+  db: Db,
+): AsyncGenerator<{ id: ObjectId; changes: RowChanges; deletions?: RowDeletions }> {
   const now = Date.now();
   for await (const pending of db.collection<PendingChanges>(PENDING_COLLECTION).find().sort({ _id: 1 })) {
     if (!isLeft(pending, now)) continue;
@@ -142,6 +153,9 @@ export async function* leftPending(db: Db): AsyncGenerator<{ id: ObjectId; chang
         ),
         givenLastModified: new Set(pending.givenLastModified),
       },
+      ...(pending.deletions
+        ? { deletions: new Map(Object.entries(pending.deletions) as [EntityType, string[]][]) }
+        : {}),
     };
   }
 }

@@ -1,6 +1,7 @@
 import { documentCollection } from '../db/collections.ts';
 import type { MaterializeResult } from './materialize.ts';
 import type { Rejection } from './validate.ts';
+import type { ReplaceOutcome } from './replace.ts';
 
 export type Outcome = 'inserted' | 'updated' | 'unchanged' | 'rejected';
 
@@ -21,6 +22,8 @@ export interface ImportReport {
   rejections: Rejection[];
   warnings: string[];
   warningCount: number;
+  /** A replace's deletions (or, in a dry run, what it would delete), or why it deleted nothing. */
+  replace?: ReplaceOutcome;
   /** Nested documents (re)built, by collection. */
   documentsWritten: Record<string, number>;
   durationMs: number;

@@ -23,14 +23,20 @@ export async function sourceLoaded(
   source: string,
   { startedAt, finishedAt, report }: { startedAt: string; finishedAt: string; report: ImportReport },
 ): Promise<void> {
-  const { inserted, updated, unchanged, rejected } = report;
+  const { inserted, updated, unchanged, rejected, replace } = report;
+  const deleted =
+    replace && replace.refused === undefined
+      ? Object.values(replace.deleted).reduce((sum, count) => sum + count, 0)
+      : 0;
   const load: SourceLoad = {
     started_at: startedAt,
     finished_at: finishedAt,
+    mode: replace ? 'replace' : 'merge',
     inserted,
     updated,
     unchanged,
     rejected,
+    deleted,
   };
   await sources(db).updateOne({ _id: source }, { $set: { last_load: load } });
 }

@@ -15,6 +15,15 @@ const descriptions: Record<keyof typeof ImportQuery.shape, string> = {
     'The source the records are loaded for (as the CLI’s --source), `default` if not given: the record ' +
     'of each input line, array item or table row remembers every source that loaded it, and ' +
     '`GET /management/sources/` lists the sources.',
+  mode:
+    '`replace` (as the CLI’s --replace): a full refresh of the source. Once the records are loaded, what ' +
+    'the source had loaded and the body did not contain is deleted: its services with their services at ' +
+    'location, and the organizations, locations, programs and taxonomy terms no record of any source ' +
+    'refers to any more; records another source also loads are kept. Nothing is deleted when any record ' +
+    'was rejected, nor, without `force`, when the body lacks more than half of the source’s records ' +
+    '(`HSDS_REPLACE_MAX_MISSING`); the report’s `replace` says what was deleted, or why nothing was. ' +
+    'With `dry_run`, it says what would be deleted.',
+  force: 'With `mode=replace`: delete whatever share of the source’s records the body lacks.',
 };
 
 /** A record of any type an import takes, as its type's schema: the nested forms the API serves. */

@@ -35,6 +35,26 @@ export const ImportReport: z.ZodType<Report> = OutcomeCounts.extend({
     .describe(`Why records were rejected: the first ${DETAIL_LIMIT}; \`rejected\` counts them all.`),
   warnings: z.array(z.string()).describe(`The first ${DETAIL_LIMIT} warnings.`),
   warningCount: count('How many warnings there were.'),
+  replace: z
+    .object({
+      had: count('How many records the source had before: records it loaded, of every type.'),
+      missing: count('Of those, how many the input did not contain.'),
+      deleted: z
+        .record(z.string(), z.int().min(0))
+        .describe(
+          'Records deleted (in a dry run, or when refused, that would be), by entity type: the ' +
+            'source’s, and what only they kept (services at location, unreferred organizations, …).',
+        ),
+      released: count(
+        'Records the source no longer loads that stay: another source loads them, or records refer to them.',
+      ),
+      refused: z
+        .string()
+        .optional()
+        .describe('Why nothing was deleted: a record rejected, or too many missing without `force`.'),
+    })
+    .optional()
+    .describe('With `mode=replace`: what the full refresh deleted, or why it deleted nothing.'),
   documentsWritten: z
     .record(z.string(), z.int().min(0))
     .describe('Nested documents (re)built, by collection.'),

@@ -61,10 +61,12 @@ export const Source: z.ZodType<SourceView> = z
       .object({
         started_at: time('When it started.'),
         finished_at: time('When it finished.'),
+        mode: z.enum(['merge', 'replace']).describe('`replace`: a full refresh of the source.'),
         inserted: count,
         updated: count,
         unchanged: count,
         rejected: count,
+        deleted: count.describe('Records a replace deleted.'),
       })
       .nullable()
       .describe('What the last load that finished did; null while none has (one under way, or stopped).'),

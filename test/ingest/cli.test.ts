@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Db } from 'mongodb';
@@ -91,6 +91,32 @@ describe('npm run import', () => {
       expect(run.output(), source).toMatch(/--source must be 1 to 100 letters/);
     }
     expect(await databaseNamed('usage').collection('taxonomies').countDocuments()).toBe(0);
+  });
+
+  it('replaces a source with --replace, stopping unforced when the input lacks too much (exit 1)', async () => {
+    const db = databaseNamed('replace');
+    const taxonomies = JSON.parse(await readFile('fixtures/taxonomies.json', 'utf8')) as object[];
+    const one = path.join(workDir, 'one-taxonomy.json');
+    await writeFile(one, JSON.stringify(taxonomies.slice(0, 1)));
+    expect(await runImport(db, ['--source', 'cat', 'fixtures/taxonomies.json']).exited).toBe(0);
+    const dry = runImport(db, ['--source', 'cat', '--replace', '--force', '--dry-run', one]);
+    expect(await dry.exited).toBe(0);
+    expect(dry.output()).toMatch(
+      /replace: the input lacked 1 of the 2 records source cat had; 1 would be deleted \(1 taxonomy\)/,
+    );
+    const replaced = runImport(db, ['--source', 'cat', '--replace', one]);
+    expect(await replaced.exited).toBe(0);
+    expect(replaced.output()).toMatch(/1 deleted \(1 taxonomy\), 0 kept/);
+    expect(await db.collection('taxonomies').countDocuments()).toBe(1);
+    const empty = path.join(workDir, 'empty.json');
+    await writeFile(empty, '[]');
+    const refused = runImport(db, ['--source', 'cat', '--replace', empty]);
+    expect(await refused.exited).toBe(1);
+    expect(refused.output()).toMatch(/replace refused: the input lacks 1 of the 1 records source cat had/);
+    expect(await db.collection('taxonomies').countDocuments()).toBe(1);
+    const alone = runImport(db, ['--force', empty]);
+    expect(await alone.exited).toBe(2);
+    expect(alone.output()).toMatch(/--force goes with --replace/);
   });
 
   it('loads for the source it is given, and says which', async () => {

@@ -129,10 +129,12 @@ describe('sources', () => {
       last_load: {
         started_at: times[0],
         finished_at: times[1],
+        mode: 'merge',
         inserted: 1,
         updated: 0,
         unchanged: 0,
         rejected: 1,
+        deleted: 0,
       },
     });
     await importLines(db, [service], { source: 'other', dryRun: true });

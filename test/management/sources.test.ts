@@ -22,8 +22,8 @@ const service = (name: string) => ({
   organization: { id: randomUUID(), name: `${name} Trust`, description: 'Help for families.' },
 });
 
-async function importAs(source: string | undefined, records: object[]) {
-  const query = source === undefined ? '' : `&source=${encodeURIComponent(source)}`;
+async function importAs(source: string | undefined, records: object[], more = '') {
+  const query = `${source === undefined ? '' : `&source=${encodeURIComponent(source)}`}${more}`;
   const response = await fetch(`${app.url}/import?wait=true${query}`, {
     method: 'POST',
     headers: { ...loader.headers, 'content-type': 'application/x-ndjson' },
@@ -57,10 +57,12 @@ describe('sources over HTTP', () => {
     const lastLoad = (inserted: number, unchanged: number) => ({
       started_at: iso,
       finished_at: iso,
+      mode: 'merge',
       inserted,
       updated: 0,
       unchanged,
       rejected: 0,
+      deleted: 0,
     });
     expect(answer.body.contents).toEqual([
       {
@@ -108,6 +110,42 @@ describe('sources over HTTP', () => {
       expect(answer.body, name).toMatchObject({ errors: [{ parameter: 'source' }] });
     }
     expect((await app.admin('GET', `${PREFIX}/sources/`)).body.total_items).toBe(3);
+  });
+
+  it('replaces a source with mode=replace: what the body lacks is no longer served', async () => {
+    const [pantry, shelter] = county;
+    const replaced = await importAs('county-feed', [pantry!], '&mode=replace');
+    expect(replaced).toMatchObject({
+      status: 200,
+      body: { replace: { had: 2, missing: 1, deleted: { service: 1, organization: 1 } } },
+    });
+    expect((await app.admin('GET', `${PREFIX}/sources/county-feed`)).body).toMatchObject({
+      last_load: { mode: 'replace', inserted: 0, unchanged: 1, deleted: 2 },
+      records: { service: 1 },
+    });
+    expect((await fetch(`${app.url}/services/${shelter!.id}`)).status).toBe(404);
+    expect((await fetch(`${app.url}/organizations/${shelter!.organization.id}`)).status).toBe(404);
+    const list = (await (await fetch(`${app.url}/services?per_page=50`)).json()) as {
+      contents: { id: string }[];
+    };
+    expect(list.contents.map(({ id }) => id)).not.toContain(shelter!.id);
+    expect(list.contents.map(({ id }) => id)).toContain(pantry!.id);
+    // state-211 loads the pantry too: a replace of it with nothing keeps it for county-feed.
+    expect(await importAs('state-211', [], '&mode=replace&force=true')).toMatchObject({
+      body: { replace: { had: 2, missing: 2, deleted: { service: 1, organization: 1 }, released: 1 } },
+    });
+    expect((await fetch(`${app.url}/services/${pantry!.id}`)).status).toBe(200);
+  });
+
+  it('refuses force without mode=replace, and a mode it does not know', async () => {
+    expect(await importAs('county-feed', [], '&force=true')).toMatchObject({
+      status: 400,
+      body: { errors: [{ parameter: 'force', message: 'goes with mode=replace' }] },
+    });
+    expect(await importAs('county-feed', [], '&mode=refresh')).toMatchObject({
+      status: 400,
+      body: { errors: [{ parameter: 'mode' }] },
+    });
   });
 
   it('never shows a source in what the directory serves', async () => {
