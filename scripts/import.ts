@@ -68,14 +68,15 @@ async function main(): Promise<number> {
 
   // A step that fails for the database being out of reach is retried for HSDS_IMPORT_OUTAGE_MS, then the
   // CLI stops (exit 2, what it wrote kept for a rerun to complete): a takeover takes a few seconds.
-  return withDatabase(async (db, logger, { importOutageMs, importWorkers, replaceMaxMissingShare }) => {
+  return withDatabase(async (db, logger, config) => {
+    const { importOutageMs, importWorkers, replaceMaxMissingShare, tombstoneDays } = config;
     const report = await withProgress('importing', 'records read', (onProgress) =>
       importRecords(db, inputs(positionals), {
         dryRun: values['dry-run'],
         type: values.type as RecordType | undefined,
         source: values.source,
         ...(values.replace
-          ? { replace: { force: values.force, maxMissingShare: replaceMaxMissingShare } }
+          ? { replace: { force: values.force, maxMissingShare: replaceMaxMissingShare, tombstoneDays } }
           : {}),
         batchSize,
         workers: workers ?? importWorkers,

@@ -85,7 +85,11 @@ export function buildApp({
   const router = new Router();
   const imports = importRoutes(protocols);
   for (const area of [
-    directoryRoutes({ db: database.db, gazetteer }, config, metrics.registry),
+    directoryRoutes(
+      { db: database.db, gazetteer, tombstoneDays: config.tombstoneDays },
+      config,
+      metrics.registry,
+    ),
     openApiRoutes(config),
     healthRoutes(database, metrics.registry, prepared),
     managementRoutes(protocols),

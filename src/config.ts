@@ -34,6 +34,7 @@ const EnvironmentSchema = z
     // Below the import lease's 45 s: an import whose lease goes unrenewed that long loses it anyway.
     HSDS_IMPORT_OUTAGE_MS: z.coerce.number().int().min(0).max(40_000).default(30_000),
     HSDS_IMPORT_WORKERS: z.coerce.number().int().min(0).max(MAX_IMPORT_WORKERS).optional(),
+    HSDS_TOMBSTONE_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
     HSDS_REPLACE_MAX_MISSING: z.coerce.number().min(0).max(1).default(DEFAULT_MAX_MISSING_SHARE),
     HSDS_DATA_DIR: z.string().min(1).default('.data'),
     HSDS_EMBEDDED: z.enum(['auto', 'mongod', 'standin']).default('auto'),
@@ -126,6 +127,8 @@ function toConfig(env: z.infer<typeof EnvironmentSchema>) {
     importWorkers: env.HSDS_IMPORT_WORKERS,
     /** The share of a source's records a replacing import may lack before it stops unforced. */
     replaceMaxMissingShare: env.HSDS_REPLACE_MAX_MISSING,
+    /** How long a deleted record's id answers 410 Gone (then 404); 0: never. */
+    tombstoneDays: env.HSDS_TOMBSTONE_DAYS,
     dataDir: env.HSDS_DATA_DIR,
     embedded: env.HSDS_EMBEDDED,
     embeddedDbPort: env.HSDS_EMBEDDED_DB_PORT,

@@ -20,6 +20,9 @@ export const PENDING_COLLECTION = 'import.pending';
 /** The sources imports have loaded for, with their last load (src/ingest/source-loads.ts). */
 export const SOURCE_LOADS = 'import.sources';
 
+/** When served records were deleted, for the 410s of their ids (src/db/tombstones.ts). */
+export const TOMBSTONES = 'directory.tombstones';
+
 /** The counter of changes to what the directory serves (src/db/directory-generation.ts). */
 export const DIRECTORY_GENERATION = 'directory.generation';
 
@@ -48,6 +51,7 @@ export const collectionIndexes: Record<string, IndexDescription[]> = {
   ],
   taxonomies: documentIndexes,
   taxonomy_terms: [...documentIndexes, ...ascending('parent_id', 'taxonomy_id')],
+  [TOMBSTONES]: ascending('deleted_at'),
   // The unique login index is what settles two concurrent creations of one login (E11000, then 409).
   [USERS]: [byId, { key: { login: 1 }, name: 'login_1', unique: true }],
   [ACCESS_ENTRIES]: [byId, ...ascending('user_id')],

@@ -9,6 +9,8 @@ import { postcodeQuery, type NearPoint } from './postcode-query.ts';
 export interface QueryContext {
   db: Db;
   gazetteer: Gazetteer;
+  /** How long a deleted record's id answers 410 (HSDS_TOMBSTONE_DAYS). */
+  tombstoneDays: number;
 }
 
 /** What a list request asks the database for. */

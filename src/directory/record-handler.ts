@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
-import { notFound } from '../http/problem.ts';
+import { HttpProblem, notFound } from '../http/problem.ts';
+import { deletedAt } from '../db/tombstones.ts';
 import { parseListParameters } from './list-params.ts';
 import type { Endpoint, QueryContext } from './endpoints.ts';
 import { attachServices } from './organization-services.ts';
@@ -16,7 +17,7 @@ import { latestTime } from './latest-time.ts';
  * reads of concurrent requests made together). Organizations get their services joined (ids, or full
  * services with `full_service=true`).
  */
-export function recordHandler(endpoint: Endpoint, { db }: QueryContext) {
+export function recordHandler(endpoint: Endpoint, { db, tombstoneDays }: QueryContext) {
   const splicing = endpoint.entity === 'service_at_location';
   const servedForms = new BatchedLookup(db, endpoint.collection, splicing ? PAIRING_FORM : SERVED_FORM);
   // A service at location's service, read to be spliced in: the other endpoints need none.
@@ -25,12 +26,20 @@ export function recordHandler(endpoint: Endpoint, { db }: QueryContext) {
     : undefined;
   return async (ctx: Context) => {
     const id = (ctx.params as { id: string }).id;
-    const missing = () => notFound(`No ${endpoint.entity.replace(/_/g, ' ')} with id '${id}'.`);
+    const what = endpoint.entity.replace(/_/g, ' ');
+    // Deleted within HSDS_TOMBSTONE_DAYS: 410, saying when; else 404.
+    const missing = async () => {
+      const at = await deletedAt(db, endpoint.collection, id, tombstoneDays);
+      if (!at) return notFound(`No ${what} with id '${id}'.`);
+      return new HttpProblem(410, `The ${what} with id '${id}' was deleted on ${at.toISOString()}.`, {
+        extensions: { deleted_at: at.toISOString() },
+      });
+    };
     if (storesWholeRecord(endpoint.entity)) {
       // The record as serialized at import: one indexed read, no decoding of the nested document (a
       // service at location's with its service's, spliced in).
       const stored = await servedForms.find(id);
-      if (!stored) throw missing();
+      if (!stored) throw await missing();
       setLastModified(ctx, latestTime(stored._modified) ?? latestTime(stored._changed));
       const [serviceId] = serviceIdOf(stored);
       const body = serviceHeads
@@ -46,7 +55,7 @@ export function recordHandler(endpoint: Endpoint, { db }: QueryContext) {
     const record = await db
       .collection(endpoint.collection)
       .findOne({ id }, { projection: fullProjectionWithChangeTimes });
-    if (!record) throw missing();
+    if (!record) throw await missing();
     const { modified, changed } = takeChangeTimes(record);
     const servicesChanged = (await attachServices(db, [record], fullServices)).get(id);
     setLastModified(ctx, latestTime(modified) ?? latestTime(changed, servicesChanged));

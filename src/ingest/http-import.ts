@@ -102,7 +102,13 @@ export function importRoutes({
         type: options.type,
         source: options.source,
         ...(options.mode === 'replace'
-          ? { replace: { force: options.force, maxMissingShare: config.replaceMaxMissingShare } }
+          ? {
+              replace: {
+                force: options.force,
+                maxMissingShare: config.replaceMaxMissingShare,
+                tombstoneDays: config.tombstoneDays,
+              },
+            }
           : {}),
         workers: config.importWorkers,
       }).finally(release);

@@ -31,6 +31,7 @@ import { SOURCES } from '../db/source-records.ts';
 import { DEFAULT_SOURCE } from './source-name.ts';
 import { sourceLoaded, sourceLoadStarted } from './source-loads.ts';
 import { SeenRecords } from './seen-records.ts';
+import { purgeTombstones } from '../db/tombstones.ts';
 import { planReplace } from './replace-plan.ts';
 import {
   DEFAULT_MAX_MISSING_SHARE,
@@ -76,6 +77,8 @@ export interface ReplaceOptions {
   force?: boolean;
   /** The share of the source's records (0 to 1) an input may lack before a replace stops unforced. */
   maxMissingShare?: number;
+  /** Tombstones older than this many days are dropped by the replace (`HSDS_TOMBSTONE_DAYS`). */
+  tombstoneDays?: number;
 }
 
 /**
@@ -457,7 +460,7 @@ async function finishLeftPending(
     try {
       if (deletions) {
         await lease.confirm();
-        await deleteRows(db, deletions);
+        await deleteRows(db, deletions, new Date(now()));
       }
       await rebuildDocuments(db, lease, changes, now, report);
       await clearPending(db, id);
@@ -515,7 +518,7 @@ interface ReplaceContext {
 async function replaceMissing(
   db: Db,
   { lease, pending, seen, source, report, now }: ReplaceContext,
-  { force = false, maxMissingShare = DEFAULT_MAX_MISSING_SHARE }: ReplaceOptions,
+  { force = false, maxMissingShare = DEFAULT_MAX_MISSING_SHARE, tombstoneDays }: ReplaceOptions,
 ): Promise<ReplaceOutcome> {
   const plan = await planReplace(db, source, seen);
   const outcome = outcomeOf(plan);
@@ -542,10 +545,11 @@ async function replaceMissing(
     parts.push({ part, changes, id: await pending.record(changes, part) });
   }
   await lease.confirm();
+  if (tombstoneDays !== undefined) await purgeTombstones(db, tombstoneDays);
   await releaseRows(db, plan.released, source);
   for (const { part, changes, id } of parts) {
     await lease.confirm();
-    await deleteRows(db, part);
+    await deleteRows(db, part, new Date(now()));
     await rebuildDocuments(db, lease, changes, now, report);
     await pending.clear(id);
   }

@@ -1,6 +1,7 @@
 import type { Db } from 'mongodb';
 import { rowCollection } from '../db/collections.ts';
 import { SOURCES } from '../db/source-records.ts';
+import { recordTombstones } from '../db/tombstones.ts';
 import { entityKey, isRootEntity, type EntityType, type RootEntity } from '../hsds/entities.ts';
 import { isListedInDeps, parentsOf, withAncestors, type EntityRef } from './parent-chain.ts';
 import type { ReplacePlan } from './replace-plan.ts';
@@ -95,8 +96,12 @@ export async function deletionChanges(db: Db, deletions: RowDeletions): Promise<
   return changes;
 }
 
-/** Deletes rows. Rows already gone are passed over, so that an import finishing a stopped one may repeat it. */
-export async function deleteRows(db: Db, deletions: RowDeletions): Promise<void> {
+/**
+ * Deletes rows, recording first when the served records among them were deleted (tombstones.ts). Rows
+ * already gone are passed over, so that an import finishing a stopped one may repeat it.
+ */
+export async function deleteRows(db: Db, deletions: RowDeletions, at: Date): Promise<void> {
+  await recordTombstones(db, deletions, at);
   for (const [entity, ids] of deletions)
     await db.collection<{ _id: string }>(rowCollection(entity)).deleteMany({ _id: { $in: ids } });
 }

@@ -18,6 +18,10 @@ export const Problem = z
       )
       .optional()
       .describe('For invalid input: each parameter or body field at fault.'),
+    deleted_at: z.iso
+      .datetime()
+      .optional()
+      .describe('For 410 Gone: when the record was deleted (ISO 8601, UTC).'),
   })
   .describe('Problem details (RFC 9457).');
 

@@ -22,6 +22,7 @@ export function recordOperation(endpoint: Endpoint, schemas: EndpointSchemas) {
       '304': responseRef('NotModified'),
       ...(schemas.recordParameters.length > 0 ? { '400': responseRef('BadRequest') } : {}),
       '404': responseRef('NotFound'),
+      '410': responseRef('Gone'),
       '503': responseRef('Unavailable'),
     },
   };

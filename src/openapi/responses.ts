@@ -52,6 +52,10 @@ export const responseComponents = {
   },
   BadRequest: problem('A parameter or the body is invalid; `errors` names each one at fault.'),
   NotFound: problem('Nothing exists at this path: no record has this id.'),
+  Gone: problem(
+    'The record with this id was deleted (a full refresh of its source no longer had it), within the last ' +
+      'HSDS_TOMBSTONE_DAYS days (default 30; after them, 404). `deleted_at` says when.',
+  ),
   BadHost: problem(
     'Without HSDS_PUBLIC_URL the links are built from the Host header (or, behind a trusted proxy, ' +
       'X-Forwarded-Host and X-Forwarded-Proto): a host that is not a valid host[:port], or a scheme other ' +

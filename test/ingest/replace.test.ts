@@ -221,7 +221,7 @@ describe('a replace', () => {
     await seen.drop();
     const changes = await deletionChanges(stopped, plan.deletions);
     await recordPending(stopped, changes, undefined, plan.deletions);
-    await deleteRows(stopped, new Map([['service', plan.deletions.get('service')!]]));
+    await deleteRows(stopped, new Map([['service', plan.deletions.get('service')!]]), new Date(NOW()));
     expect(await exists(stopped, 'services', S2.id)).toBe(true); // its document is still there
 
     // The next import, of anything, finishes it.

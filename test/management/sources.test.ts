@@ -123,8 +123,8 @@ describe('sources over HTTP', () => {
       last_load: { mode: 'replace', inserted: 0, unchanged: 1, deleted: 2 },
       records: { service: 1 },
     });
-    expect((await fetch(`${app.url}/services/${shelter!.id}`)).status).toBe(404);
-    expect((await fetch(`${app.url}/organizations/${shelter!.organization.id}`)).status).toBe(404);
+    expect((await fetch(`${app.url}/services/${shelter!.id}`)).status).toBe(410);
+    expect((await fetch(`${app.url}/organizations/${shelter!.organization.id}`)).status).toBe(410);
     const list = (await (await fetch(`${app.url}/services?per_page=50`)).json()) as {
       contents: { id: string }[];
     };
