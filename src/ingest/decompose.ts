@@ -1,4 +1,11 @@
-import { entityTypes, isKeptInside, relations, type EntityType, type Relation } from '../hsds/entities.ts';
+import {
+  entityTypes,
+  isKeptInside,
+  isRootEntity,
+  relations,
+  type EntityType,
+  type Relation,
+} from '../hsds/entities.ts';
 import type { ChildList, Row, RowWrite } from './row.ts';
 import { isJsonObject, type Json } from '../json.ts';
 
@@ -6,6 +13,14 @@ export interface Decomposition {
   rows: RowWrite[];
   childLists: ChildList[];
 }
+
+/**
+ * The records a decomposed record gives whole, which its source loads (source-name.ts): the record itself,
+ * and the served records it nests in full (an organization's services, a service's services at location);
+ * not what it only refers to (a service's organization), which it gives in part.
+ */
+export const recordsGivenWhole = ({ rows }: Decomposition): RowWrite[] =>
+  rows.filter((write, at) => at === 0 || (write.mode !== 'merge' && isRootEntity(write.entity)));
 
 /**
  * Splits one validated, nested HSDS record into the rows it is stored as: a row for each shared entity

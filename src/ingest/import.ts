@@ -38,10 +38,12 @@ import {
   deleteRows,
   deletionChanges,
   deletionParts,
+  countSourceRecords,
   outcomeOf,
   releaseRows,
   type ReplaceOutcome,
 } from './replace.ts';
+import { recordsGivenWhole } from './decompose.ts';
 import { ValidationPool } from './validation-pool.ts';
 import type { BatchEntry, BatchItem, CheckedEntry } from './batch-item.ts';
 import { ImportLeaseLost, withImportLease, type ImportLease, type LeaseTimings } from './import-lease.ts';
@@ -209,6 +211,11 @@ async function runLeased(
   const seen = options.replace
     ? await retryingOutages(options.outages, () => SeenRecords.start(db))
     : undefined;
+  // Counted before the load adds any: the share a replace may find missing is of what the source had.
+  const sourceHad = seen
+    ? await retryingOutages(options.outages, () => countSourceRecords(db, source))
+    : undefined;
+  let notices = 0;
   const { outages } = options;
   // Skipping records given again unchanged relies on documents being up to date with the rows: not when
   // changes left pending could not be applied (nor, in a dry run, which applies none, when any are left).
@@ -261,6 +268,7 @@ async function runLeased(
   try {
     for await (const input of records) {
       if (input.notice !== undefined) {
+        notices += 1;
         addWarnings(report, [`${describeSource(input.source)}: ${input.notice}`]);
         continue;
       }
@@ -271,10 +279,18 @@ async function runLeased(
     }
     await flush(true);
     await rebuilds.drain();
-    if (seen)
-      report.replace = await retryingOutages(outages, () =>
-        replaceMissing(db, { lease, pending, seen, source, report, now }, options.replace!),
+    if (seen) {
+      const doubt = !settled
+        ? 'changes an earlier import left pending could not be applied'
+        : notices > 0
+          ? `${notices} part(s) of the input were left unread (see the warnings)`
+          : undefined;
+      report.replace = await replaceMissing(
+        db,
+        { lease, pending, seen, source, report, now, outages, had: sourceHad!, doubt },
+        options.replace!,
       );
+    }
     if (lease)
       await retryingOutages(options.outages, () =>
         sourceLoaded(db, source, { startedAt, finishedAt: now(), report }),
@@ -345,7 +361,8 @@ async function writeBatch(
     const applying = entries.filter(applied);
     await validate(applying);
     items = applying.flatMap((entry) => validated.get(entry) ?? []);
-    for (const item of items) item.decomposition.rows[0]!.row[SOURCES] = [source];
+    for (const item of items)
+      for (const { row } of recordsGivenWhole(item.decomposition)) row[SOURCES] = [source];
     const batchItems = items;
     plan = await retryingOutages(outages, () =>
       planRowChanges(
@@ -389,10 +406,14 @@ async function writeBatch(
     countOutcome(report, outcome, itemType);
   }
   if (seen) {
+    // A record skipped as unchanged is its service, and the services at location it lists (linked to it
+    // still: replace-plan.ts).
     const contained = entries.flatMap((entry) => {
       if (!applied(entry)) return [{ entity: 'service' as const, id: skipped.get(entry.fingerprint!)!.id }];
-      const root = validated.get(entry)?.decomposition.rows[0];
-      return root ? [{ entity: root.entity, id: root.row.id }] : [];
+      const item = validated.get(entry);
+      return item
+        ? recordsGivenWhole(item.decomposition).map(({ entity, row }) => ({ entity, id: row.id }))
+        : [];
     });
     await retryingOutages(outages, () => seen.add(contained));
   }
@@ -506,52 +527,54 @@ interface ReplaceContext {
   source: string;
   report: ImportReport;
   now: () => string;
+  outages: OutageRetry | undefined;
+  /** How many records the source had before the load. */
+  had: number;
+  /** Why the input cannot be trusted whole, though no record was rejected. */
+  doubt: string | undefined;
 }
 
 /**
  * Deletes what the source had loaded and the input did not contain (replace-plan.ts), unless the input had
- * a rejected or unreadable record, or lacks more than the allowed share of the source's records unforced;
- * in a dry run (no lease), only says what it would delete. Every part of the deletion is recorded pending
- * before any row is deleted, so that an import stopped part-way is finished by the next one, which deletes
- * again what the record names and rebuilds; a rerun of the replace finds and deletes the rest.
+ * a rejected or unreadable record or was otherwise not read whole, changes left pending could not be
+ * applied, or it lacks more than the allowed share of the source's records unforced; in a dry run (no
+ * lease), only says what it would delete. Every part of the deletion is recorded pending before any row is
+ * deleted, so that an import stopped part-way is finished by the next one; each step is retried alone
+ * while the database is out of reach, as the batches' are.
  */
 async function replaceMissing(
   db: Db,
-  { lease, pending, seen, source, report, now }: ReplaceContext,
+  { lease, pending, seen, source, report, now, outages, had, doubt }: ReplaceContext,
   { force = false, maxMissingShare = DEFAULT_MAX_MISSING_SHARE, tombstoneDays }: ReplaceOptions,
 ): Promise<ReplaceOutcome> {
-  const plan = await planReplace(db, source, seen);
-  const outcome = outcomeOf(plan);
-  if (report.rejected > 0) {
-    return {
-      ...outcome,
-      refused:
-        `${report.rejected} record(s) of the input were rejected or could not be read: a replace deletes ` +
-        'only after an input that loaded whole',
-    };
-  }
-  if (plan.had > 0 && plan.missing / plan.had > maxMissingShare && !force) {
-    return {
-      ...outcome,
-      refused:
-        `the input lacks ${plan.missing} of the ${plan.had} records source ${source} had, more than ` +
-        `${Math.round(maxMissingShare * 100)}%: nothing deleted (force deletes them)`,
-    };
-  }
+  const step = <T>(work: () => Promise<T>) => retryingOutages(outages, work);
+  const plan = await step(() => planReplace(db, source, seen));
+  const outcome = outcomeOf(plan, had);
+  const refusal =
+    report.rejected > 0
+      ? `${report.rejected} record(s) of the input were rejected or could not be read: a replace deletes ` +
+        'only after an input that loaded whole'
+      : doubt !== undefined
+        ? `${doubt}: a replace deletes only after an input that was read whole`
+        : had > 0 && plan.missing / had > maxMissingShare && !force
+          ? `the input lacks ${plan.missing} of the ${had} records source ${source} had, more than ` +
+            `${Math.round(maxMissingShare * 100)}%: nothing deleted (force deletes them)`
+          : undefined;
+  if (refusal !== undefined) return { ...outcome, refused: refusal };
   if (!lease) return outcome;
+  await step(() => lease.confirm());
   const parts = [];
   for (const part of deletionParts(plan.deletions)) {
-    const changes = await deletionChanges(db, part);
-    parts.push({ part, changes, id: await pending.record(changes, part) });
+    const changes = await step(() => deletionChanges(db, part));
+    parts.push({ part, changes, id: await step(() => pending.record(changes, { rows: part, source })) });
   }
-  await lease.confirm();
-  if (tombstoneDays !== undefined) await purgeTombstones(db, tombstoneDays);
-  await releaseRows(db, plan.released, source);
+  if (tombstoneDays !== undefined) await step(() => purgeTombstones(db, tombstoneDays));
+  await step(() => releaseRows(db, plan.released, source));
   for (const { part, changes, id } of parts) {
-    await lease.confirm();
-    await deleteRows(db, part, new Date(now()));
-    await rebuildDocuments(db, lease, changes, now, report);
-    await pending.clear(id);
+    await step(() => lease.confirm());
+    await step(() => deleteRows(db, { rows: part, source }, new Date(now())));
+    await step(() => rebuildDocuments(db, lease, changes, now, report));
+    await step(() => pending.clear(id));
   }
   return outcome;
 }

@@ -7,7 +7,7 @@ import { isGoneHere, PID_SPACE } from '../process-running.ts';
 import type { EntityType, RootEntity } from '../hsds/entities.ts';
 import { HEARTBEAT_MS, STALE_AFTER_MS } from './import-entries.ts';
 import type { RowChanges } from './row-writer.ts';
-import type { RowDeletions } from './replace.ts';
+import type { SourceDeletions } from './replace.ts';
 
 /**
  * The process that recorded changes: `token` tells this run of it from an earlier one with the same pid;
@@ -31,6 +31,8 @@ interface PendingChanges {
   givenLastModified: string[];
   /** Rows a replace deletes (replace.ts), before the rebuild: deleted again by an import finishing it. */
   deletions?: Partial<Record<EntityType, string[]>>;
+  /** The source that replace replaced. */
+  source?: string;
 }
 
 const THIS_PROCESS: Owner = { host: hostname(), pidSpace: PID_SPACE, pid: process.pid, token: randomUUID() };
@@ -47,7 +49,7 @@ export async function recordPending(
   db: Db,
   changes: RowChanges,
   _id = new ObjectId(),
-  deletions?: RowDeletions,
+  deletions?: SourceDeletions,
 ): Promise<ObjectId> {
   await db.collection<PendingChanges>(PENDING_COLLECTION).insertOne({
     _id,
@@ -58,7 +60,7 @@ export async function recordPending(
     newRows: [...changes.newRows],
     changedRoots: Object.fromEntries([...changes.changedRoots].map(([root, ids]) => [root, [...ids]])),
     givenLastModified: [...changes.givenLastModified],
-    ...(deletions ? { deletions: Object.fromEntries(deletions) } : {}),
+    ...(deletions ? { deletions: Object.fromEntries(deletions.rows), source: deletions.source } : {}),
   });
   return _id;
 }
@@ -84,7 +86,7 @@ export class ImportPending {
     this.heartbeat.unref();
   }
 
-  async record(changes: RowChanges, deletions?: RowDeletions): Promise<ObjectId> {
+  async record(changes: RowChanges, deletions?: SourceDeletions): Promise<ObjectId> {
     const id = new ObjectId();
     // Claimed before it exists, so that no other import of this process can ever see it as left.
     this.ids.add(id.toHexString());
@@ -138,7 +140,7 @@ export async function hasLeftPending(db: Db): Promise<boolean> {
 /** Changes left pending by imports that did not finish, oldest first. */
 export async function* leftPending(
   db: Db,
-): AsyncGenerator<{ id: ObjectId; changes: RowChanges; deletions?: RowDeletions }> {
+): AsyncGenerator<{ id: ObjectId; changes: RowChanges; deletions?: SourceDeletions }> {
   const now = Date.now();
   for await (const pending of db.collection<PendingChanges>(PENDING_COLLECTION).find().sort({ _id: 1 })) {
     if (!isLeft(pending, now)) continue;
@@ -153,8 +155,13 @@ export async function* leftPending(
         ),
         givenLastModified: new Set(pending.givenLastModified),
       },
-      ...(pending.deletions
-        ? { deletions: new Map(Object.entries(pending.deletions) as [EntityType, string[]][]) }
+      ...(pending.deletions && pending.source !== undefined
+        ? {
+            deletions: {
+              rows: new Map(Object.entries(pending.deletions) as [EntityType, string[]][]),
+              source: pending.source,
+            },
+          }
         : {}),
     };
   }

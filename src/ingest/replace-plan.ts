@@ -36,9 +36,7 @@ import type { SeenRecords } from './seen-records.ts';
  * Another source's records are never deleted, and nothing is written here.
  */
 export interface ReplacePlan {
-  /** How many records the source had: rows naming it. */
-  had: number;
-  /** How many of them the load did not contain. */
+  /** How many of the source's records the load did not contain. */
   missing: number;
   /** Rows to delete, by entity type: the source's own first, then what only they kept. */
   deletions: Map<EntityType, string[]>;
@@ -65,7 +63,7 @@ const CHUNK = 1_000;
 const LOOKUPS_AT_ONCE = 32;
 
 export async function planReplace(db: Db, source: string, seen: SeenRecords): Promise<ReplacePlan> {
-  const plan: ReplacePlan = { had: 0, missing: 0, deletions: new Map(), released: new Map() };
+  const plan: ReplacePlan = { missing: 0, deletions: new Map(), released: new Map() };
   const deleted = new Set<string>();
   const remove = (entity: EntityType, id: string) => {
     deleted.add(entityKey(entity, id));
@@ -76,13 +74,22 @@ export async function planReplace(db: Db, source: string, seen: SeenRecords): Pr
 
   for (const entity of entityTypes) {
     const rows = db
-      .collection<{ _id: string; _sources: string[] }>(rowCollection(entity))
-      .find({ [SOURCES]: source }, { projection: { [SOURCES]: 1 } });
+      .collection<{ _id: string; _sources: string[]; service_id?: string }>(rowCollection(entity))
+      .find({ [SOURCES]: source }, { projection: { [SOURCES]: 1, service_id: 1 } });
     for await (const chunk of chunked(rows, CHUNK)) {
-      plan.had += chunk.length;
-      const contained = await seen.has(chunk.map(({ _id }) => entityKey(entity, _id)));
-      for (const { _id: id, _sources: sources } of chunk) {
+      const contained = await seen.has(
+        chunk.flatMap(({ _id, service_id: serviceId }) => [
+          entityKey(entity, _id),
+          ...(entity === 'service_at_location' && typeof serviceId === 'string'
+            ? [entityKey('service', serviceId)]
+            : []),
+        ]),
+      );
+      for (const { _id: id, _sources: sources, service_id: serviceId } of chunk) {
         if (contained.has(entityKey(entity, id))) continue;
+        // Listed by a service the load contained: a record skipped as unchanged lists its services at
+        // location still (one given anew would have unlinked those it no longer lists).
+        if (entity === 'service_at_location' && contained.has(entityKey('service', serviceId!))) continue;
         plan.missing += 1;
         if (sources.length > 1) add(plan.released, entity, id);
         else if (keptWhileReferred(entity)) candidates.set(entityKey(entity, id), { entity, id, ours: true });

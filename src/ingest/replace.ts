@@ -1,8 +1,8 @@
 import type { Db } from 'mongodb';
-import { rowCollection } from '../db/collections.ts';
+import { documentCollection, rowCollection } from '../db/collections.ts';
 import { SOURCES } from '../db/source-records.ts';
 import { recordTombstones } from '../db/tombstones.ts';
-import { entityKey, isRootEntity, type EntityType, type RootEntity } from '../hsds/entities.ts';
+import { entityKey, entityTypes, isRootEntity, type EntityType, type RootEntity } from '../hsds/entities.ts';
 import { isListedInDeps, parentsOf, withAncestors, type EntityRef } from './parent-chain.ts';
 import type { ReplacePlan } from './replace-plan.ts';
 import { findRows } from './row-source.ts';
@@ -13,6 +13,12 @@ export const DEFAULT_MAX_MISSING_SHARE = 0.5;
 
 /** Rows to delete, by entity type. */
 export type RowDeletions = Map<EntityType, string[]>;
+
+/** A replace's deletions, with the source replaced: rows another source has loaded since are kept. */
+export interface SourceDeletions {
+  rows: RowDeletions;
+  source: string;
+}
 
 /** What a replace did (or, in a dry run, would do), as the import report tells it. */
 export interface ReplaceOutcome {
@@ -34,9 +40,9 @@ export interface ReplaceOutcome {
  */
 const ROWS_PER_RECORD = 20_000;
 
-export function outcomeOf(plan: ReplacePlan): ReplaceOutcome {
+export function outcomeOf(plan: ReplacePlan, had: number): ReplaceOutcome {
   return {
-    had: plan.had,
+    had,
     missing: plan.missing,
     deleted: Object.fromEntries([...plan.deletions].map(([entity, ids]) => [entity, ids.length])),
     released: [...plan.released.values()].reduce((sum, ids) => sum + ids.length, 0),
@@ -98,16 +104,37 @@ export async function deletionChanges(db: Db, deletions: RowDeletions): Promise<
 
 /**
  * Deletes rows, recording first when the served records among them were deleted (tombstones.ts). Rows
- * already gone are passed over, so that an import finishing a stopped one may repeat it.
+ * already gone are passed over, so that an import finishing a stopped one may repeat it; so are rows that
+ * another source has loaded since the plan (an import finishing this one late).
  */
-export async function deleteRows(db: Db, deletions: RowDeletions, at: Date): Promise<void> {
-  await recordTombstones(db, deletions, at);
-  for (const [entity, ids] of deletions)
-    await db.collection<{ _id: string }>(rowCollection(entity)).deleteMany({ _id: { $in: ids } });
+export async function deleteRows(db: Db, { rows, source }: SourceDeletions, at: Date): Promise<void> {
+  await recordTombstones(db, rows, at);
+  for (const [entity, ids] of rows) {
+    await db
+      .collection<{ _id: string; _sources?: string[] }>(rowCollection(entity))
+      .deleteMany({ _id: { $in: ids }, $or: [{ [SOURCES]: { $exists: false } }, { [SOURCES]: [source] }] });
+  }
 }
 
-/** Takes the source's name off rows it no longer loads; a row then loaded by none keeps no list. */
+/** How many records a source has loaded: rows naming it, of every type. */
+export async function countSourceRecords(db: Db, source: string): Promise<number> {
+  const counts = await Promise.all(
+    entityTypes.map((entity) => db.collection(rowCollection(entity)).countDocuments({ [SOURCES]: source })),
+  );
+  return counts.reduce((sum, count) => sum + count, 0);
+}
+
+/**
+ * Takes the source's name off rows it no longer loads; a row then loaded by none keeps no list. A released
+ * service's document forgets the record that last composed it (unchanged-records.ts), so that the source
+ * giving that record again applies it, and its row names the source again.
+ */
 export async function releaseRows(db: Db, released: RowDeletions, source: string): Promise<void> {
+  const services = released.get('service') ?? [];
+  if (services.length > 0)
+    await db
+      .collection(documentCollection.service)
+      .updateMany({ id: { $in: services } }, { $unset: { _input: '' } });
   for (const [entity, ids] of released) {
     const rows = db.collection<{ _id: string; _sources?: string[] }>(rowCollection(entity));
     await rows.updateMany({ _id: { $in: ids } }, { $pull: { [SOURCES]: source } });

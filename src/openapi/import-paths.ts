@@ -18,7 +18,7 @@ const descriptions: Record<keyof typeof ImportQuery.shape, string> = {
   mode:
     '`replace` (as the CLI’s --replace): a full refresh of the source. Once the records are loaded, what ' +
     'the source had loaded and the body did not contain is deleted: its services with their services at ' +
-    'location, and the organizations, locations, programs and taxonomy terms no record of any source ' +
+    'location, and the organizations, locations, programs, taxonomies and taxonomy terms no record of any source ' +
     'refers to any more; records another source also loads are kept. Nothing is deleted when any record ' +
     'was rejected, nor, without `force`, when the body lacks more than half of the source’s records ' +
     '(`HSDS_REPLACE_MAX_MISSING`); the report’s `replace` says what was deleted, or why nothing was. ' +

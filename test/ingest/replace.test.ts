@@ -5,6 +5,8 @@
  * deletes nothing; a dry run says what it would delete; a replace stopped part-way is finished.
  */
 import type { Db } from 'mongodb';
+import { importRecords } from '../../src/ingest/import.ts';
+import type { InputRecord } from '../../src/ingest/input-record.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowCollection } from '../../src/db/collections.ts';
 import { recordPending } from '../../src/ingest/pending.ts';
@@ -90,8 +92,8 @@ describe('a replace', () => {
     const report = await replace(db, [S1, S2]);
     expect(report).toMatchObject({ unchanged: 2, rejected: 0 });
     expect(report.replace).toEqual({
-      had: 3,
-      missing: 1,
+      had: 6,
+      missing: 2,
       deleted: { service: 1, service_at_location: 1, organization: 1, taxonomy_term: 1 },
       released: 0,
     });
@@ -117,7 +119,7 @@ describe('a replace', () => {
     expect(await servedRecord(db, 'services', S2.id)).toMatchObject({ name: 'Service 2' });
 
     // The same replace again deletes nothing more.
-    expect((await replace(db, [S1, S2])).replace).toEqual({ had: 2, missing: 0, deleted: {}, released: 0 });
+    expect((await replace(db, [S1, S2])).replace).toEqual({ had: 4, missing: 0, deleted: {}, released: 0 });
   });
 
   it('deletes what was referred to only by what it deletes, a level after another', async () => {
@@ -134,7 +136,7 @@ describe('a replace', () => {
     await loaded([S4], 'state', db);
     const before = await servedRecord(db, 'services', S4.id);
     const report = await replace(db, [], { force: true });
-    expect(report.replace).toMatchObject({ had: 3, missing: 3, released: 0 });
+    expect(report.replace).toMatchObject({ had: 6, missing: 6, released: 0 });
     for (const record of [S1, S2, S3]) expect(await exists(db, 'services', record.id)).toBe(false);
     // S4's organization, location and term stay; L2 and O2, T2 go.
     expect(await servedRecord(db, 'services', S4.id)).toEqual(before);
@@ -149,7 +151,8 @@ describe('a replace', () => {
     const db = await loaded([S1, S2, S3]);
     await loaded([S3], 'state', db);
     const report = await replace(db, [S1, S2]);
-    expect(report.replace).toEqual({ had: 3, missing: 1, deleted: {}, released: 1 });
+    // S3 and its service at location, which state loads whole too.
+    expect(report.replace).toEqual({ had: 6, missing: 2, deleted: {}, released: 2 });
     expect(await exists(db, 'services', S3.id)).toBe(true);
     expect(
       (await db.collection(rowCollection('service')).findOne({ _id: S3.id as never }))?._sources,
@@ -159,7 +162,7 @@ describe('a replace', () => {
   it('keeps an organization the source loaded that records still refer to, as no source’s', async () => {
     const db = await loaded([S1]);
     await importLines(db, [organization(O1)], { source: 'county', type: 'organization', now: NOW });
-    expect((await replace(db, [S1])).replace).toEqual({ had: 2, missing: 1, deleted: {}, released: 1 });
+    expect((await replace(db, [S1])).replace).toEqual({ had: 3, missing: 1, deleted: {}, released: 1 });
     expect(await exists(db, 'organizations', O1)).toBe(true);
     expect((await db.collection(rowCollection('organization')).findOne({ _id: O1 as never }))?._sources).toBe(
       undefined,
@@ -171,7 +174,7 @@ describe('a replace', () => {
     const report = await replace(db, [S1, { ...S2, status: 'sometimes' }]);
     expect(report.rejected).toBe(1);
     expect(report.replace).toMatchObject({
-      missing: 2,
+      missing: 4,
       refused: expect.stringContaining('1 record(s) of the input were rejected'),
     });
     for (const record of [S1, S2, S3]) expect(await exists(db, 'services', record.id)).toBe(true);
@@ -181,9 +184,9 @@ describe('a replace', () => {
     const db = await loaded([S1, S2, S3]);
     const refused = await replace(db, [S1]);
     expect(refused.replace).toMatchObject({
-      had: 3,
-      missing: 2,
-      refused: expect.stringContaining('lacks 2 of the 3 records source county had, more than 50%'),
+      had: 6,
+      missing: 4,
+      refused: expect.stringContaining('lacks 4 of the 6 records source county had, more than 50%'),
     });
     expect(await exists(db, 'services', S3.id)).toBe(true);
     expect((await replace(db, [S1], { force: true })).replace).toMatchObject({
@@ -197,8 +200,8 @@ describe('a replace', () => {
     const before = await storedDirectory(db);
     const report = await replace(db, [S1, S2], { dryRun: true });
     expect(report.replace).toEqual({
-      had: 3,
-      missing: 1,
+      had: 6,
+      missing: 2,
       deleted: { service: 1, service_at_location: 1, organization: 1, taxonomy_term: 1 },
       released: 0,
     });
@@ -220,8 +223,12 @@ describe('a replace', () => {
     const plan = await planReplace(stopped, 'county', seen);
     await seen.drop();
     const changes = await deletionChanges(stopped, plan.deletions);
-    await recordPending(stopped, changes, undefined, plan.deletions);
-    await deleteRows(stopped, new Map([['service', plan.deletions.get('service')!]]), new Date(NOW()));
+    await recordPending(stopped, changes, undefined, { rows: plan.deletions, source: 'county' });
+    await deleteRows(
+      stopped,
+      { rows: new Map([['service', plan.deletions.get('service')!]]), source: 'county' },
+      new Date(NOW()),
+    );
     expect(await exists(stopped, 'services', S2.id)).toBe(true); // its document is still there
 
     // The next import, of anything, finishes it.
@@ -232,5 +239,74 @@ describe('a replace', () => {
     // Run again, the replace finds nothing more to delete; the directories are the same.
     expect((await replace(stopped, [S1], { force: true })).replace).toMatchObject({ deleted: {} });
     expect(await storedDirectory(stopped)).toEqual(await storedDirectory(uninterrupted));
+  });
+});
+
+describe('a replace, with what records nest and what the load adds', () => {
+  const alone = ({ organization: _organization, ...rest }: typeof S1) => rest;
+  const feed = (...services: (typeof S1)[]) => ({ ...organization(O1), services: services.map(alone) });
+
+  it('follows an organization feed: a service the organization no longer lists goes', async () => {
+    const db = freshDb();
+    await importLines(db, [feed(S1, S2)], { source: 'county', type: 'organization', now: NOW });
+    const report = await importLines(db, [feed(S1)], {
+      source: 'county',
+      type: 'organization',
+      now: NOW,
+      replace: {},
+    });
+    expect(report.replace).toMatchObject({
+      had: 5,
+      missing: 2,
+      deleted: { service: 1, service_at_location: 1 },
+    });
+    expect(await exists(db, 'services', S2.id)).toBe(false);
+    expect(await exists(db, 'services', S1.id)).toBe(true);
+    expect(await exists(db, 'organizations', O1)).toBe(true);
+  });
+
+  it('keeps the services at location of services given again unchanged', async () => {
+    const db = await loaded([S1, S2]);
+    const report = await replace(db, [S1, S2]);
+    expect(report.unchanged).toBe(2);
+    expect(report.replace).toEqual({ had: 4, missing: 0, deleted: {}, released: 0 });
+    expect(await exists(db, 'service_at_locations', pairingOf(S1))).toBe(true);
+  });
+
+  it('measures what is missing against what the source had before the load, not what it added', async () => {
+    const db = await loaded([S1, S2, S3]);
+    const added = [5, 6, 7, 8, 9].map((n) => service(n, O1, L1, T1));
+    const report = await replace(db, [S1, ...added]);
+    expect(report.inserted).toBe(5);
+    expect(report.replace).toMatchObject({
+      had: 6,
+      missing: 4,
+      refused: expect.stringContaining('more than 50%'),
+    });
+    expect(await exists(db, 'services', S3.id)).toBe(true);
+  });
+
+  it('lets a source load again a record it was released from', async () => {
+    const db = await loaded([S1, S2, S3]);
+    await loaded([S3], 'state', db);
+    await replace(db, [S1, S2]);
+    await replace(db, [S1, S2, S3]);
+    expect(
+      (await db.collection(rowCollection('service')).findOne({ _id: S3.id as never }))?._sources,
+    ).toEqual(['county', 'state']);
+  });
+
+  it('deletes nothing when part of the input was left unread', async () => {
+    const db = await loaded([S1, S2, S3]);
+    async function* input(): AsyncGenerator<InputRecord> {
+      yield {
+        source: { file: 'package/datapackage.json' },
+        notice: 'table sites.csv is no HSDS table: not read',
+      };
+      yield { source: { file: 'services.json', index: 0 }, value: S1 };
+    }
+    const report = await importRecords(db, input(), { source: 'county', replace: { force: true }, now: NOW });
+    expect(report.replace).toMatchObject({ refused: expect.stringContaining('left unread') });
+    expect(await exists(db, 'services', S2.id)).toBe(true);
   });
 });

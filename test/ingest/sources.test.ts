@@ -41,14 +41,15 @@ const sourcesOf = async (db: Db, entity: Parameters<typeof rowCollection>[0], id
   (await db.collection(rowCollection(entity)).findOne({ _id: id as never }))?._sources;
 
 describe('sources', () => {
-  it('name the rows of the records an import reads, not what those records nest', async () => {
+  it('name the rows of the records an import reads and the served records they nest whole, not what they refer to', async () => {
     const db = freshDb();
     const report = await importLines(db, [service], { source: 'county-feed' });
     expect(report).toMatchObject({ source: 'county-feed', inserted: 1, rejected: 0 });
     expect(await sourcesOf(db, 'service', SERVICE)).toEqual(['county-feed']);
-    // Nested in the service, or referred to by it: no source loaded them as records of their own.
+    // Given whole inside it, a served record of its own: the source loaded it too.
+    expect(await sourcesOf(db, 'service_at_location', PAIRING)).toEqual(['county-feed']);
+    // Referred to, given in part: no source loaded them as records of their own.
     expect(await sourcesOf(db, 'organization', ORGANIZATION)).toBeUndefined();
-    expect(await sourcesOf(db, 'service_at_location', PAIRING)).toBeUndefined();
     expect(await sourcesOf(db, 'location', LOCATION)).toBeUndefined();
 
     await importLines(db, [organization], { type: 'organization' });
