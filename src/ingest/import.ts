@@ -1,6 +1,6 @@
 import type { Db, ObjectId } from 'mongodb';
 import pLimit from 'p-limit';
-import { entityKey } from '../hsds/entities.ts';
+import { entityKey, isRootEntity } from '../hsds/entities.ts';
 import { describeSource, type InputRecord } from './input-record.ts';
 import { materialize, type MaterializeOptions } from './materialize.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
@@ -15,6 +15,7 @@ import {
   addWarnings,
   countOutcome,
   emptyReport,
+  recountOutcome,
   type ImportReport,
 } from './report.ts';
 import { applyRowChanges, planRowChanges, type RowChanges, type RowPlan } from './row-writer.ts';
@@ -313,6 +314,8 @@ interface WrittenBatch {
   rows?: { pending: ObjectId; changes: RowChanges; rows: BatchRows };
   /** Fingerprints of the service records that compose their documents alone (unchanged-records.ts). */
   fingerprints: Map<string, string>;
+  /** Records counted unchanged, by the `entity:id` of their root, with the type they were counted as. */
+  countedUnchanged: Map<string, string>;
 }
 
 interface BatchOptions {
@@ -381,6 +384,7 @@ async function writeBatch(
   // What the batch does to a record is counted once, for its first copy (a feed may repeat a record): the
   // rows are planned from all its copies together, so later ones change nothing more.
   const counted = new Set<string>();
+  const countedUnchanged = new Map<string, string>();
   for (const entry of entries) {
     if (!applied(entry)) {
       countOutcome(report, 'unchanged', 'service');
@@ -402,6 +406,9 @@ async function writeBatch(
         : changed
           ? 'updated'
           : 'unchanged';
+    // A record's first copy counted unchanged may yet have its served record changed by the batch.
+    if (outcome === 'unchanged' && !counted.has(rootKey) && isRootEntity(root.entity))
+      countedUnchanged.set(rootKey, itemType);
     counted.add(rootKey);
     countOutcome(report, outcome, itemType);
   }
@@ -424,7 +431,7 @@ async function writeBatch(
       candidate && clean.has(at) ? [[candidate.id, candidate.fingerprint] as const] : [],
     ),
   );
-  const unwritten = kept.size > 0 ? { lease, fingerprints: kept } : undefined;
+  const unwritten = kept.size > 0 ? { lease, fingerprints: kept, countedUnchanged: new Map() } : undefined;
   if (writes.size === 0) return unwritten;
   await retryingOutages(outages, () => lease.confirm());
   // Only rows' sources changed (records another source now loads too): nothing served changes.
@@ -434,7 +441,7 @@ async function writeBatch(
   }
   const pending = await retryingOutages(outages, () => pendingChanges.record(changes));
   await retryingOutages(outages, () => applyRowChanges(db, writes, changes.newRows));
-  return { lease, rows: { pending, changes, rows }, fingerprints: kept };
+  return { lease, rows: { pending, changes, rows }, fingerprints: kept, countedUnchanged };
 }
 
 /** The item of a record checked; undefined, and reported, when it is rejected. */
@@ -449,7 +456,7 @@ function reportedItem(checked: CheckedEntry, report: ImportReport): BatchItem | 
 async function rebuildBatch(
   db: Db,
   pendingChanges: ImportPending,
-  { lease, rows: written, fingerprints }: WrittenBatch,
+  { lease, rows: written, fingerprints, countedUnchanged }: WrittenBatch,
   now: () => string,
   report: ImportReport,
 ): Promise<void> {
@@ -458,6 +465,9 @@ async function rebuildBatch(
     const { pending, changes, rows } = written;
     const rebuilt = await rebuildDocuments(db, lease, changes, now, report, { batch: rows, fingerprints });
     fingerprinted = rebuilt.fingerprinted;
+    // Served records the batch changed though their own records changed nothing: updated after all.
+    for (const [key, type] of countedUnchanged)
+      if (rebuilt.changed.has(key)) recountOutcome(report, 'unchanged', 'updated', type);
     await pendingChanges.clear(pending);
   }
   // The documents the rebuild did not write (their records changed nothing) get theirs here.

@@ -11,7 +11,7 @@ import {
   type Composed,
   type FreshService,
 } from './service-at-location-documents.ts';
-import { rootEntities, type RootEntity } from '../hsds/entities.ts';
+import { entityKey, rootEntities, type RootEntity } from '../hsds/entities.ts';
 import { dependencyIds } from './parent-chain.ts';
 import type { StoredInput } from './unchanged-records.ts';
 import { servedBytes, storesWholeRecord } from '../db/served-bytes.ts';
@@ -28,6 +28,8 @@ export interface MaterializeResult {
   warnings: string[];
   /** Services whose document was written with its record's fingerprint (`fingerprints`). */
   fingerprinted: Set<string>;
+  /** `entity:id` of the roots whose served record changed (or went). */
+  changed: Set<string>;
 }
 
 /** How many roots are composed and written together. */
@@ -75,7 +77,12 @@ export async function materialize(
   changes: RowChanges,
   { now, batch, refresh = false, beforeWrite, rootsOnly = false, fingerprints = NONE }: MaterializeOptions,
 ): Promise<MaterializeResult> {
-  const result: MaterializeResult = { written: new Map(), warnings: [], fingerprinted: new Set() };
+  const result: MaterializeResult = {
+    written: new Map(),
+    warnings: [],
+    fingerprinted: new Set(),
+    changed: new Set(),
+  };
   const touched = [...changes.touchedIds];
   const source = await RowSource.open(db, batch);
   // Services written here, as served: their services at location are taken from them without a read (up
@@ -124,6 +131,7 @@ export async function materialize(
       );
       result.written.set(root, (result.written.get(root) ?? 0) + written);
       if (root === 'service') changedServices.push(...changed);
+      for (const id of changed) result.changed.add(entityKey(root, id));
     }
   }
 }

@@ -48,6 +48,18 @@ export function emptyReport(dryRun: boolean, source: string): ImportReport {
   };
 }
 
+/**
+ * Counts a record first counted `from` as `to` instead: a record counted unchanged whose served record the
+ * import's other records changed (a row of the tabular form relinked to it) is counted updated.
+ */
+export function recountOutcome(report: ImportReport, from: Outcome, to: Outcome, type: string): void {
+  report[from] -= 1;
+  report[to] += 1;
+  const counts = report.byType[type]!;
+  counts[from] -= 1;
+  counts[to] += 1;
+}
+
 export function countOutcome(report: ImportReport, outcome: Outcome, type?: string): void {
   report[outcome] += 1;
   if (type === undefined) return;
