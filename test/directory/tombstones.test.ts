@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOMBSTONES } from '../../src/db/collections.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { importLines } from '../support/import.ts';
+import { randomService } from '../support/random-service.ts';
 import { defaultDocument } from '../openapi/default-document.ts';
 import { documentValidator } from '../openapi/document-validator.ts';
 import { responseSchemaPath } from '../openapi/response-schema.ts';
@@ -22,10 +23,7 @@ beforeAll(async () => {
 afterAll(() => app?.close());
 
 const service = (name: string) => ({
-  id: randomUUID(),
-  name,
-  status: 'active',
-  organization: { id: randomUUID(), name: `${name} Trust`, description: 'Help for families.' },
+  ...randomService(name),
   service_at_locations: [{ id: randomUUID(), location: { id: randomUUID(), location_type: 'virtual' } }],
 });
 

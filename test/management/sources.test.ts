@@ -2,9 +2,9 @@
  * Sources over HTTP (issue #20): `POST /import?source=NAME` loads for a source, and the management mount
  * lists the sources with their records and last load (`GET /management/sources/`), to those granted it.
  */
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../meta/support.ts';
+import { randomService } from '../support/random-service.ts';
 import { PREFIX, startManagementApp, type ManagementApp } from './management-app.ts';
 
 let app: ManagementApp;
@@ -15,12 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
-const service = (name: string) => ({
-  id: randomUUID(),
-  name,
-  status: 'active',
-  organization: { id: randomUUID(), name: `${name} Trust`, description: 'Help for families.' },
-});
+const service = randomService;
 
 async function importAs(source: string | undefined, records: object[], more = '') {
   const query = `${source === undefined ? '' : `&source=${encodeURIComponent(source)}`}${more}`;
