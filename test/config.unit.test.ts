@@ -97,6 +97,18 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ HSDS_IMPORT_WORKERS: bad })).toThrow(/HSDS_IMPORT_WORKERS: /);
   });
 
+  it('lets a replace lack half of a source and keeps tombstones 30 days, unless told, refusing bad values', () => {
+    expect(loadConfig({})).toMatchObject({ replaceMaxMissingShare: 0.5, tombstoneDays: 30 });
+    expect(loadConfig({ HSDS_REPLACE_MAX_MISSING: '0.1', HSDS_TOMBSTONE_DAYS: '0' })).toMatchObject({
+      replaceMaxMissingShare: 0.1,
+      tombstoneDays: 0,
+    });
+    for (const bad of ['-0.1', '1.5', 'half'])
+      expect(() => loadConfig({ HSDS_REPLACE_MAX_MISSING: bad })).toThrow(/HSDS_REPLACE_MAX_MISSING: /);
+    for (const bad of ['-1', '2.5', '4000', 'month'])
+      expect(() => loadConfig({ HSDS_TOMBSTONE_DAYS: bad })).toThrow(/HSDS_TOMBSTONE_DAYS: /);
+  });
+
   it('keeps 128 MiB of answers to send again unless given another size, 0 for none', () => {
     expect(loadConfig({}).responseCacheBytes).toBe(128 * 1024 * 1024);
     expect(loadConfig({ HSDS_RESPONSE_CACHE_MB: '0' }).responseCacheBytes).toBe(0);

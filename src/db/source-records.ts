@@ -1,3 +1,7 @@
+import type { Db } from 'mongodb';
+import { entityTypes, type EntityType } from '../hsds/entities.ts';
+import { rowCollection } from './collections.ts';
+
 /**
  * The field of a row naming the sources that loaded it as a record of their own, not only nested in or
  * referred to by another: the root row of each record an import reads gets its source, and keeps the
@@ -25,4 +29,12 @@ export interface StoredSource {
   first_started_at: string;
   last_started_at: string;
   last_load?: SourceLoad;
+}
+
+/** How many records a source loaded, by entity type (none left out): one indexed count per row collection. */
+export async function sourceRecordCounts(db: Db, source: string): Promise<Map<EntityType, number>> {
+  const counts = await Promise.all(
+    entityTypes.map((entity) => db.collection(rowCollection(entity)).countDocuments({ [SOURCES]: source })),
+  );
+  return new Map(entityTypes.map((entity, at) => [entity, counts[at]!]));
 }

@@ -28,7 +28,7 @@ import {
 } from './unchanged-records.ts';
 import type { BatchRows } from './row-source.ts';
 import { WorkBehind } from './work-behind.ts';
-import { SOURCES } from '../db/source-records.ts';
+import { SOURCES, sourceRecordCounts } from '../db/source-records.ts';
 import { DEFAULT_SOURCE } from './source-name.ts';
 import { sourceLoaded, sourceLoadStarted } from './source-loads.ts';
 import { SeenRecords } from './seen-records.ts';
@@ -39,7 +39,6 @@ import {
   deleteRows,
   deletionChanges,
   deletionParts,
-  countSourceRecords,
   outcomeOf,
   releaseRows,
   type ReplaceOutcome,
@@ -214,7 +213,9 @@ async function runLeased(
     : undefined;
   // Counted before the load adds any: the share a replace may find missing is of what the source had.
   const sourceHad = seen
-    ? await retryingOutages(options.outages, () => countSourceRecords(db, source))
+    ? await retryingOutages(options.outages, async () =>
+        [...(await sourceRecordCounts(db, source)).values()].reduce((sum, count) => sum + count, 0),
+      )
     : undefined;
   let notices = 0;
   const { outages } = options;

@@ -2,7 +2,7 @@ import type { Db } from 'mongodb';
 import { documentCollection, rowCollection } from '../db/collections.ts';
 import { SOURCES } from '../db/source-records.ts';
 import { recordTombstones } from '../db/tombstones.ts';
-import { entityKey, entityTypes, isRootEntity, type EntityType, type RootEntity } from '../hsds/entities.ts';
+import { entityKey, isRootEntity, type EntityType, type RootEntity } from '../hsds/entities.ts';
 import { isListedInDeps, parentsOf, withAncestors, type EntityRef } from './parent-chain.ts';
 import type { ReplacePlan } from './replace-plan.ts';
 import { findRows } from './row-source.ts';
@@ -114,14 +114,6 @@ export async function deleteRows(db: Db, { rows, source }: SourceDeletions, at: 
       .collection<{ _id: string; _sources?: string[] }>(rowCollection(entity))
       .deleteMany({ _id: { $in: ids }, $or: [{ [SOURCES]: { $exists: false } }, { [SOURCES]: [source] }] });
   }
-}
-
-/** How many records a source has loaded: rows naming it, of every type. */
-export async function countSourceRecords(db: Db, source: string): Promise<number> {
-  const counts = await Promise.all(
-    entityTypes.map((entity) => db.collection(rowCollection(entity)).countDocuments({ [SOURCES]: source })),
-  );
-  return counts.reduce((sum, count) => sum + count, 0);
 }
 
 /**

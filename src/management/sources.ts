@@ -1,8 +1,7 @@
 import type { Collection, Db } from 'mongodb';
-import { rowCollection, SOURCE_LOADS } from '../db/collections.ts';
-import { entityTypes } from '../hsds/entities.ts';
+import { SOURCE_LOADS } from '../db/collections.ts';
 import { notFound } from '../http/problem.ts';
-import { SOURCES, type SourceLoad, type StoredSource } from '../db/source-records.ts';
+import { sourceRecordCounts, type SourceLoad, type StoredSource } from '../db/source-records.ts';
 import type { ListFields, ListRequest } from './list-parameters.ts';
 import { pagedList, type Page } from './paged-list.ts';
 
@@ -49,14 +48,8 @@ export class SourceStore {
     last_started_at,
     last_load,
   }: StoredSource): Promise<SourceView> {
-    const counts = await Promise.all(
-      entityTypes.map((entity) =>
-        this.db.collection(rowCollection(entity)).countDocuments({ [SOURCES]: name }),
-      ),
-    );
-    const records = Object.fromEntries(
-      entityTypes.flatMap((entity, at) => (counts[at]! > 0 ? [[entity, counts[at]!]] : [])),
-    );
+    const counts = await sourceRecordCounts(this.db, name);
+    const records = Object.fromEntries([...counts].filter(([, count]) => count > 0));
     return { name, first_started_at, last_started_at, last_load: last_load ?? null, records };
   }
 }
