@@ -40,6 +40,8 @@ export interface AppDependencies {
    * given.
    */
   indexed?: () => boolean;
+  /** Aborted by `main.ts` as it shuts down: live streams (the change feed's) end then. */
+  stopping?: AbortSignal;
 }
 
 /** Builds the Koa application without listening: `main.ts` serves it, tests drive it directly. */
@@ -51,6 +53,7 @@ export function buildApp({
   gazetteer = new Gazetteer(),
   prepared = () => true,
   indexed = () => true,
+  stopping,
 }: AppDependencies): Koa & { backgroundImportsDone(): Promise<void>; metaEntriesWritten(): Promise<void> } {
   // Behind `proxyHops` proxies, the client is the address the outermost one saw: X-Forwarded-For entries
   // before it were written by the client (Koa would take the first one, which anyone can forge).
@@ -86,7 +89,7 @@ export function buildApp({
   const imports = importRoutes(protocols);
   for (const area of [
     directoryRoutes(
-      { db: database.db, gazetteer, tombstoneDays: config.tombstoneDays },
+      { db: database.db, gazetteer, tombstoneDays: config.tombstoneDays, stopping },
       config,
       metrics.registry,
     ),

@@ -57,6 +57,7 @@ async function main(config: Config): Promise<void> {
     logger.info({ file: config.postcodesFile, count }, 'postcodes loaded');
   }
   const metrics = new HttpMetrics();
+  const stopping = new AbortController();
   collectDefaultMetrics({ register: metrics.registry });
   const app = buildApp({
     config,
@@ -66,6 +67,7 @@ async function main(config: Config): Promise<void> {
     gazetteer,
     prepared: () => prepared,
     indexed: () => indexed,
+    stopping: stopping.signal,
   });
   const server = createHttpServer(app, logger, { requestTimeoutMs: config.requestTimeoutMs });
   server.listen(config.port, config.host);
@@ -77,6 +79,7 @@ async function main(config: Config): Promise<void> {
     logger.info({ signal }, 'shutting down');
     stopImportRecovery();
     stopMetaRetention();
+    stopping.abort();
     await closeGracefully(server, config.shutdownTimeoutMs);
     // Accepted imports finish, within the same time again; one still running after that is cut off with
     // the database, and its entry is marked interrupted once a server runs again.

@@ -23,6 +23,12 @@ export const SOURCE_LOADS = 'import.sources';
 /** When served records were deleted, for the 410s of their ids (src/db/tombstones.ts). */
 export const TOMBSTONES = 'directory.tombstones';
 
+/** The change feed: one entry per change to a served record, in commit order (src/db/change-feed.ts). */
+export const CHANGES = 'directory.changes';
+
+/** The change feed's clock: the last place taken, the last published, the oldest cursor still answered. */
+export const CHANGE_CLOCK = 'directory.change_clock';
+
 /** The counter of changes to what the directory serves (src/db/directory-generation.ts). */
 export const DIRECTORY_GENERATION = 'directory.generation';
 
@@ -52,6 +58,11 @@ export const collectionIndexes: Record<string, IndexDescription[]> = {
   taxonomies: documentIndexes,
   taxonomy_terms: [...documentIndexes, ...ascending('parent_id', 'taxonomy_id')],
   [TOMBSTONES]: ascending('deleted_at'),
+  // A record's earlier entries, dropped once a later one is published; deletions past their retention.
+  [CHANGES]: [
+    { key: { resource: 1, id: 1 }, name: 'resource_1_id_1' },
+    { key: { op: 1, changed_at: 1 }, name: 'op_1_changed_at_1' },
+  ],
   // The unique login index is what settles two concurrent creations of one login (E11000, then 409).
   [USERS]: [byId, { key: { login: 1 }, name: 'login_1', unique: true }],
   [ACCESS_ENTRIES]: [byId, ...ascending('user_id')],

@@ -46,11 +46,14 @@ export async function deletedAt(
 ): Promise<Date | undefined> {
   if (days === 0) return undefined;
   const tombstone = await tombstones(db).findOne({ _id: keyOf(collection, id) });
-  if (!tombstone || tombstone.deleted_at.getTime() < Date.now() - days * DAY_MS) return undefined;
+  if (!tombstone || tombstone.deleted_at < retentionCutoff(days)) return undefined;
   return tombstone.deleted_at;
 }
 
 /** Drops the tombstones older than `days` days. */
 export async function purgeTombstones(db: Db, days: number): Promise<void> {
-  await tombstones(db).deleteMany({ deleted_at: { $lt: new Date(Date.now() - days * DAY_MS) } });
+  await tombstones(db).deleteMany({ deleted_at: { $lt: retentionCutoff(days) } });
 }
+
+/** The time before which deletions are forgotten, kept `days` days (HSDS_TOMBSTONE_DAYS). */
+export const retentionCutoff = (days: number) => new Date(Date.now() - days * DAY_MS);

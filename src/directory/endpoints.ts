@@ -11,6 +11,8 @@ export interface QueryContext {
   gazetteer: Gazetteer;
   /** How long a deleted record's id answers 410 (HSDS_TOMBSTONE_DAYS). */
   tombstoneDays: number;
+  /** Aborted when the server shuts down: live streams end then, so that it need not wait for them. */
+  stopping?: AbortSignal;
 }
 
 /** What a list request asks the database for. */

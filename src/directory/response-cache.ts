@@ -108,6 +108,15 @@ export class ResponseCache {
   }
 
   /**
+   * Reads the generation again unless a read started after `since` (a `performance.now()`): a client
+   * that has just read the change feed, which publishes a change after its mark, then gets the changed
+   * records, not what was kept of them.
+   */
+  async catchUp(since: number): Promise<void> {
+    while (this.readAt < since) await (this.reading ??= this.readGeneration());
+  }
+
+  /**
    * The epoch to keep answers under, once the generation has been read recently enough and since the last
    * change marked here (a read already under way may have started before it: then another). Throws when
    * the generation cannot be read: the database's failure is the request's (a 503 at once).

@@ -33,6 +33,7 @@ import { DEFAULT_SOURCE } from './source-name.ts';
 import { sourceLoaded, sourceLoadStarted } from './source-loads.ts';
 import { SeenRecords } from './seen-records.ts';
 import { purgeTombstones } from '../db/tombstones.ts';
+import { purgeChanges } from '../db/change-feed.ts';
 import { planReplace } from './replace-plan.ts';
 import {
   DEFAULT_MAX_MISSING_SHARE,
@@ -232,7 +233,7 @@ async function runLeased(
   // one at a time and in batch order, so a later batch's rebuild sees (and redoes) whatever an earlier one
   // composed before the later rows were written.
   const rebuilds = new WorkBehind();
-  const pending = new ImportPending(db);
+  const pending = new ImportPending(db, source);
   // What the batches written but not yet rebuilt change: their documents are not up to date yet.
   const unsettled = new Set<ReadonlySet<string>>();
   const isUnsettled = (id: string) => [...unsettled].some((touched) => touched.has(id));
@@ -464,7 +465,11 @@ async function rebuildBatch(
   let fingerprinted = new Set<string>();
   if (written) {
     const { pending, changes, rows } = written;
-    const rebuilt = await rebuildDocuments(db, lease, changes, now, report, { batch: rows, fingerprints });
+    const rebuilt = await rebuildDocuments(db, lease, changes, now, report, {
+      batch: rows,
+      fingerprints,
+      source: report.source,
+    });
     fingerprinted = rebuilt.fingerprinted;
     // Served records the batch changed though their own records changed nothing: updated after all.
     for (const [key, type] of countedUnchanged)
@@ -488,13 +493,13 @@ async function finishLeftPending(
   report: ImportReport,
 ): Promise<boolean> {
   let finished = true;
-  for await (const { id, changes, deletions } of leftPending(db)) {
+  for await (const { id, changes, source, deletions } of leftPending(db)) {
     try {
       if (deletions) {
         await lease.confirm();
         await deleteRows(db, deletions, new Date(now()));
       }
-      await rebuildDocuments(db, lease, changes, now, report);
+      await rebuildDocuments(db, lease, changes, now, report, { source });
       await clearPending(db, id);
     } catch (error) {
       if (isDatabaseUnavailable(error) || error instanceof ImportLeaseLost) throw error;
@@ -521,10 +526,10 @@ async function rebuildDocuments(
   changes: RowChanges,
   now: () => string,
   report: ImportReport,
-  batch: Pick<MaterializeOptions, 'batch' | 'fingerprints'> = {},
+  options: Pick<MaterializeOptions, 'batch' | 'fingerprints' | 'source'>,
 ) {
   const beforeWrite = () => lease.confirm();
-  const result = await materialize(db, changes, { now, ...batch, beforeWrite });
+  const result = await materialize(db, changes, { now, ...options, beforeWrite });
   await markDirectoryChanged(db);
   addRebuilt(report, result);
   return result;
@@ -579,12 +584,15 @@ async function replaceMissing(
     const changes = await step(() => deletionChanges(db, part));
     parts.push({ part, changes, id: await step(() => pending.record(changes, { rows: part, source })) });
   }
-  if (tombstoneDays !== undefined) await step(() => purgeTombstones(db, tombstoneDays));
+  if (tombstoneDays !== undefined) {
+    await step(() => purgeTombstones(db, tombstoneDays));
+    await step(() => purgeChanges(db, tombstoneDays));
+  }
   await step(() => releaseRows(db, plan.released, source));
   for (const { part, changes, id } of parts) {
     await step(() => lease.confirm());
     await step(() => deleteRows(db, { rows: part, source }, new Date(now())));
-    await step(() => rebuildDocuments(db, lease, changes, now, report));
+    await step(() => rebuildDocuments(db, lease, changes, now, report, { source }));
     await step(() => pending.clear(id));
   }
   return outcome;

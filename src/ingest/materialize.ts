@@ -19,6 +19,14 @@ import { listItemOf } from '../db/served-shapes.ts';
 import { entityTag } from '../http/entity-tag.ts';
 import { documentHash } from './row.ts';
 import { WorkBehind } from './work-behind.ts';
+import { markDirectoryChanged } from '../db/directory-generation.ts';
+import {
+  compactChanges,
+  publishChanges,
+  recordChanges,
+  unlistedIds,
+  type Change,
+} from '../db/change-feed.ts';
 import type { RowChanges } from './row-writer.ts';
 import type { Json } from '../json.ts';
 
@@ -63,6 +71,8 @@ export interface MaterializeOptions {
    * each in its turn.
    */
   rootsOnly?: boolean;
+  /** The source whose import makes the changes, named in the change feed. */
+  source?: string;
 }
 
 /**
@@ -75,7 +85,15 @@ export interface MaterializeOptions {
 export async function materialize(
   db: Db,
   changes: RowChanges,
-  { now, batch, refresh = false, beforeWrite, rootsOnly = false, fingerprints = NONE }: MaterializeOptions,
+  {
+    now,
+    batch,
+    refresh = false,
+    beforeWrite,
+    rootsOnly = false,
+    fingerprints = NONE,
+    source: changeSource,
+  }: MaterializeOptions,
 ): Promise<MaterializeResult> {
   const result: MaterializeResult = {
     written: new Map(),
@@ -101,6 +119,8 @@ export async function materialize(
       await rebuildRoot(root);
     }
     await writes.drain();
+    // Also what an interrupted import took and whose documents this one found already written.
+    await publishChanges(db);
   } finally {
     await writes.settle();
   }
@@ -126,7 +146,7 @@ export async function materialize(
         db,
         root,
         chunk,
-        { source, services, changes, now, refresh, beforeWrite, fingerprints, writes },
+        { source, services, changes, now, refresh, beforeWrite, fingerprints, writes, changeSource },
         result,
       );
       result.written.set(root, (result.written.get(root) ?? 0) + written);
@@ -137,13 +157,14 @@ export async function materialize(
 }
 
 /** What rebuilding a chunk of roots reads from and reports to. */
-interface Rebuild extends Omit<MaterializeOptions, 'batch' | 'rootsOnly' | 'fingerprints'> {
+interface Rebuild extends Omit<MaterializeOptions, 'batch' | 'rootsOnly' | 'fingerprints' | 'source'> {
   fingerprints: ReadonlyMap<string, string>;
   /** Where the chunk's write is queued, to run while the next chunk is composed. */
   writes: WorkBehind;
   source: RowSource;
   services: Map<string, FreshService>;
   changes: RowChanges;
+  changeSource: string | undefined;
 }
 
 /** Documents written (or removed), and the ids of those whose served record changed. */
@@ -156,7 +177,7 @@ async function rebuild(
   db: Db,
   root: RootEntity,
   ids: string[],
-  { source, services, changes, now, refresh, beforeWrite, fingerprints, writes }: Rebuild,
+  { source, services, changes, now, refresh, beforeWrite, fingerprints, writes, changeSource }: Rebuild,
   { warnings, fingerprinted }: Pick<MaterializeResult, 'warnings' | 'fingerprinted'>,
 ): Promise<RebuildResult> {
   const collection = db.collection(documentCollection[root]);
@@ -167,18 +188,23 @@ async function rebuild(
   const stored = new Map<string, Json>();
   for await (const document of collection.find(
     { id: { $in: ids } },
-    { projection: { _id: 0, id: 1, _hash: 1, last_modified: 1, _changed: 1, _input: 1 } },
+    { projection: { _id: 0, id: 1, _hash: 1, last_modified: 1, _changed: 1, _input: 1, organization: 1 } },
   )) {
     stored.set(document.id as string, document);
   }
 
   const operations: AnyBulkWriteOperation[] = [];
   const changed: string[] = [];
+  const feed = new FeedChanges(root);
+  // A refresh also lists in the feed the records it does not list (a feed lost, or begun after them).
+  const unlisted = refresh ? await unlistedIds(db, documentCollection[root], ids) : new Set<string>();
   for (const id of ids) {
     const found = composed.get(id);
+    const before = stored.get(id);
     if (!found) {
       operations.push({ deleteOne: { filter: { id } } });
       changed.push(id);
+      if (before) feed.deleted(id, before);
       continue;
     }
     const { document, serviceAlone } = found;
@@ -186,7 +212,6 @@ async function rebuild(
     // A pairing's own part; its service, stored apart, counts in its hash: a change there changes it too.
     const contentJson = JSON.stringify(root === 'service_at_location' ? withoutService(content) : content);
     const hash = documentHash(serviceAlone === undefined ? contentJson : contentJson + serviceAlone);
-    const before = stored.get(id);
     // The publisher's last_modified, when the imported data gives one for the service: kept as given, even
     // when it is all that changed. A refresh that finds the document gone makes it as its first import did.
     const given =
@@ -194,7 +219,10 @@ async function rebuild(
       typeof lastModified === 'string' &&
       (changes.givenLastModified.has(id) || (refresh && !before));
     const unchanged = before?._hash === hash && !(given && before.last_modified !== lastModified);
-    if (!unchanged) changed.push(id);
+    if (!unchanged) {
+      changed.push(id);
+      feed.upserted(id, document, before);
+    } else if (unlisted.has(id)) feed.upserted(id, document, before);
     // The record that composed the document alone, and the document's hash then; else what was kept.
     const fingerprint = fingerprints.get(id);
     const input =
@@ -225,6 +253,8 @@ async function rebuild(
   if (operations.length > 0) {
     await writes.add(async () => {
       await beforeWrite?.();
+      // In the feed before the documents, published after them: see change-feed.ts.
+      const recorded = await recordChanges(db, feed.changes, { at: new Date(now()), source: changeSource });
       await bulkWriteWithRemedies(
         collection,
         operations,
@@ -232,6 +262,12 @@ async function rebuild(
         leavingOutUnindexableGeo(warnings),
         leavingOutOversized(root, warnings),
       );
+      if (recorded) {
+        // Caches drop what they kept before a client reading the feed can ask for the changed records.
+        await markDirectoryChanged(db);
+        await publishChanges(db, recorded.last);
+        await compactChanges(db, recorded);
+      }
     });
   }
   return { written: operations.length, changed };
@@ -312,6 +348,46 @@ function storedDocument(
 }
 
 const NONE: ReadonlyMap<string, string> = new Map();
+
+/**
+ * The change feed's entries for one chunk of roots: each record whose served form changed or went, and
+ * the organizations a service joined or left (their `services` list its ids).
+ */
+class FeedChanges {
+  readonly changes: Change[] = [];
+  private readonly resource: string;
+  private readonly organizations = new Set<string>();
+
+  constructor(private readonly root: RootEntity) {
+    this.resource = documentCollection[root];
+  }
+
+  upserted(id: string, document: Json, before: Json | undefined): void {
+    this.changes.push({ resource: this.resource, id, op: 'upsert' });
+    const organization = organizationIdOf(document);
+    const was = before && organizationIdOf(before);
+    if (organization !== was) {
+      this.organizationChanged(was);
+      this.organizationChanged(organization);
+    }
+  }
+
+  deleted(id: string, before: Json): void {
+    this.changes.push({ resource: this.resource, id, op: 'delete' });
+    this.organizationChanged(organizationIdOf(before));
+  }
+
+  private organizationChanged(id: string | undefined): void {
+    if (this.root !== 'service' || id === undefined || this.organizations.has(id)) return;
+    this.organizations.add(id);
+    this.changes.push({ resource: documentCollection.organization, id, op: 'upsert' });
+  }
+}
+
+const organizationIdOf = (document: Json): string | undefined => {
+  const id = (document.organization as Json | undefined)?.id;
+  return typeof id === 'string' ? id : undefined;
+};
 
 function withoutService(pairing: Json): Json {
   const { service: _service, ...own } = pairing;

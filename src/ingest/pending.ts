@@ -31,7 +31,7 @@ interface PendingChanges {
   givenLastModified: string[];
   /** Rows a replace deletes (replace.ts), before the rebuild: deleted again by an import finishing it. */
   deletions?: Partial<Record<EntityType, string[]>>;
-  /** The source that replace replaced. */
+  /** The source whose import recorded them (whose replace made the deletions). */
   source?: string;
 }
 
@@ -50,6 +50,7 @@ export async function recordPending(
   changes: RowChanges,
   _id = new ObjectId(),
   deletions?: SourceDeletions,
+  source = deletions?.source,
 ): Promise<ObjectId> {
   await db.collection<PendingChanges>(PENDING_COLLECTION).insertOne({
     _id,
@@ -60,7 +61,8 @@ export async function recordPending(
     newRows: [...changes.newRows],
     changedRoots: Object.fromEntries([...changes.changedRoots].map(([root, ids]) => [root, [...ids]])),
     givenLastModified: [...changes.givenLastModified],
-    ...(deletions ? { deletions: Object.fromEntries(deletions.rows), source: deletions.source } : {}),
+    ...(deletions ? { deletions: Object.fromEntries(deletions.rows) } : {}),
+    ...(source === undefined ? {} : { source }),
   });
   return _id;
 }
@@ -78,7 +80,11 @@ export class ImportPending {
   private readonly ids = new Set<string>();
   private readonly heartbeat: NodeJS.Timeout;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    /** The source the import loads for, named by what it records. */
+    private readonly source?: string,
+  ) {
     this.heartbeat = setInterval(() => {
       // A missed beat only matters if they all are: the threshold allows for several.
       this.beat().catch(() => {});
@@ -91,7 +97,7 @@ export class ImportPending {
     // Claimed before it exists, so that no other import of this process can ever see it as left.
     this.ids.add(id.toHexString());
     inProgress.add(id.toHexString());
-    return recordPending(this.db, changes, id, deletions);
+    return recordPending(this.db, changes, id, deletions, this.source);
   }
 
   async clear(id: ObjectId): Promise<void> {
@@ -140,7 +146,7 @@ export async function hasLeftPending(db: Db): Promise<boolean> {
 /** Changes left pending by imports that did not finish, oldest first. */
 export async function* leftPending(
   db: Db,
-): AsyncGenerator<{ id: ObjectId; changes: RowChanges; deletions?: SourceDeletions }> {
+): AsyncGenerator<{ id: ObjectId; changes: RowChanges; source?: string; deletions?: SourceDeletions }> {
   const now = Date.now();
   for await (const pending of db.collection<PendingChanges>(PENDING_COLLECTION).find().sort({ _id: 1 })) {
     if (!isLeft(pending, now)) continue;
@@ -155,6 +161,7 @@ export async function* leftPending(
         ),
         givenLastModified: new Set(pending.givenLastModified),
       },
+      ...(pending.source === undefined ? {} : { source: pending.source }),
       ...(pending.deletions && pending.source !== undefined
         ? {
             deletions: {

@@ -46,6 +46,7 @@ import {
   OrganizationRecord,
 } from './endpoint-schemas.ts';
 import { Liveness, Readiness } from './health-schemas.ts';
+import { ChangeLine } from './change-schemas.ts';
 import { ImportReport } from './import-report-schema.ts';
 import {
   AccessEntry,
@@ -113,6 +114,7 @@ const namedSchemas = {
   FullOrganizationPage,
   FullServiceAtLocationPage,
   RootInfo,
+  ChangeLine,
   Problem,
   RejectedRequestProblem,
   Liveness,

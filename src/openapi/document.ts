@@ -2,6 +2,7 @@ import { FLAG_SPELLINGS } from '../boolean-flag.ts';
 import { HSDS_VERSION } from '../directory/root.ts';
 import { componentSchemas } from './components.ts';
 import { directoryPaths } from './directory-paths.ts';
+import { changesPaths } from './changes-paths.ts';
 import { documentationPaths } from './documentation-paths.ts';
 import { healthPaths } from './health-paths.ts';
 import { importPaths } from './import-paths.ts';
@@ -20,6 +21,10 @@ const tags = [
   { name: 'service_at_locations', description: 'Services as delivered at each location.' },
   { name: 'taxonomies', description: 'Classification schemes.' },
   { name: 'taxonomy_terms', description: 'Terms of the taxonomies, classifying the records.' },
+  {
+    name: 'changes',
+    description: 'The change feed (our extension): what changed since a cursor, for keeping a copy in sync.',
+  },
   { name: 'operations', description: 'Health and metrics, for orchestrators and monitoring.' },
   { name: 'documentation', description: 'This description, the profile and the API reference.' },
   {
@@ -81,6 +86,7 @@ function describeApi(managementPrefix: string) {
     tags,
     paths: pathsWithRequestId({
       ...directoryPaths(),
+      ...changesPaths(),
       ...healthPaths(),
       ...documentationPaths(),
       ...managementPaths(managementPrefix),

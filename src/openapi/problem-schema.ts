@@ -22,6 +22,10 @@ export const Problem = z
       .datetime()
       .optional()
       .describe('For 410 Gone: when the record was deleted (ISO 8601, UTC).'),
+    oldest_cursor: z
+      .string()
+      .optional()
+      .describe('For 410 Gone of the change feed: the oldest cursor it still answers.'),
   })
   .describe('Problem details (RFC 9457).');
 

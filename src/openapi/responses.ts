@@ -56,6 +56,12 @@ export const responseComponents = {
     'The record with this id was deleted (a full refresh of its source no longer had it), within the last ' +
       'HSDS_TOMBSTONE_DAYS days (default 30; after them, 404). `deleted_at` says when.',
   ),
+  CursorGone: problem(
+    'The change feed can no longer answer this cursor: deletions after it were dropped past their ' +
+      'retention (HSDS_TOMBSTONE_DAYS), or it is of another feed (the database was made anew or restored ' +
+      'from a copy). Read the feed again from its start, without `after`: what it does not list is gone. ' +
+      '`oldest_cursor` is the oldest cursor it still answers.',
+  ),
   BadHost: problem(
     'Without HSDS_PUBLIC_URL the links are built from the Host header (or, behind a trusted proxy, ' +
       'X-Forwarded-Host and X-Forwarded-Proto): a host that is not a valid host[:port], or a scheme other ' +

@@ -22,11 +22,15 @@ export interface TestApp {
 /**
  * The real app over real HTTP, on a fresh test database (or `sharing` another app's, which its close
  * leaves open), with its log lines captured. `indexed` stands in for `main.ts`'s making of the indexes
- * (done, unless given).
+ * (done, unless given), `stopping` for its shutdown signal.
  */
 export async function startTestApp(
   env: Record<string, string> = {},
-  { indexed, sharing }: { indexed?: () => boolean; sharing?: TestDatabase } = {},
+  {
+    indexed,
+    sharing,
+    stopping,
+  }: { indexed?: () => boolean; sharing?: TestDatabase; stopping?: AbortSignal } = {},
 ): Promise<TestApp> {
   const testDatabase = sharing ?? (await startTestDatabase());
   const config = loadConfig({ LOG_LEVEL: 'info', ...env });
@@ -45,7 +49,7 @@ export async function startTestApp(
     logger,
   });
   await database.ensureIndexes();
-  const server = createHttpServer(buildApp({ config, database, logger, indexed }), logger, {
+  const server = createHttpServer(buildApp({ config, database, logger, indexed, stopping }), logger, {
     requestTimeoutMs: config.requestTimeoutMs,
   });
   server.listen(0, '127.0.0.1');

@@ -1,0 +1,107 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import {
+  changesIn,
+  CursorGone,
+  feedRange,
+  parseCursor,
+  type FeedPosition,
+  type FeedRange,
+} from '../db/change-feed.ts';
+import { HEARTBEAT, sendEventStream, type ServerSentEvent } from '../http/event-stream.ts';
+import { sendNdjson } from '../http/ndjson.ts';
+import { HttpProblem, invalidParameter } from '../http/problem.ts';
+import { queryInteger } from '../http/query-integer.ts';
+import type { QueryContext } from './endpoints.ts';
+import type { ResponseCache } from './response-cache.ts';
+
+/** How many changes an answer (or, live, one read of the feed) gives at most, and by default. */
+export const MAX_CHANGES = 10_000;
+export const DEFAULT_CHANGES = 1_000;
+
+/** How often a live stream looks for new changes, and how long it stays silent before a heartbeat. */
+const POLL_MS = 1_000;
+const HEARTBEAT_MS = 15_000;
+
+export const ChangesQuery = z.strictObject({
+  after: z.string().optional(),
+  limit: queryInteger(1, MAX_CHANGES).default(DEFAULT_CHANGES),
+});
+
+/**
+ * `GET /changes`: the change feed (src/db/change-feed.ts), beyond the specification. NDJSON, one change
+ * a line, after the cursor `after` (from the start without it), at most `limit`: an empty answer means
+ * the client is up to date. With `Accept: text/event-stream`, the same changes as server-sent events,
+ * then live ones as they are published, resumed after `Last-Event-ID` when the client reconnects.
+ */
+export function changesHandler({ db, stopping }: QueryContext, cache?: ResponseCache) {
+  /** The published range after a position, and this server's kept answers no older than its changes. */
+  const readRange = async (from: FeedPosition | undefined) => {
+    const range = await feedRange(db, from);
+    await cache?.catchUp(performance.now());
+    return range;
+  };
+  return async (ctx: Context) => {
+    const live = ctx.accepts('application/x-ndjson', 'text/event-stream') === 'text/event-stream';
+    const { after, limit } = parseQuery(ctx.query, live ? ctx.get('Last-Event-ID') : '');
+    // Checked before anything is sent: a cursor the feed cannot answer is a 410 either way.
+    const range = await answerable(() => readRange(after));
+    if (!live) return sendNdjson(ctx, changesIn(db, range, limit));
+    sendEventStream(ctx, async function* (gone) {
+      const signal = stopping ? AbortSignal.any([gone, stopping]) : gone;
+      let from = after;
+      let quietSince = Date.now();
+      while (!signal.aborted) {
+        let sent = 0;
+        for await (const line of changesIn(db, await readRange(from), limit)) {
+          sent++;
+          from = parseCursor(line.cursor);
+          yield { id: line.cursor, data: JSON.stringify(line) } satisfies ServerSentEvent;
+        }
+        if (sent === limit) continue;
+        if (sent > 0) quietSince = Date.now();
+        else if (Date.now() - quietSince >= HEARTBEAT_MS) {
+          yield HEARTBEAT;
+          quietSince = Date.now();
+        }
+        await sleep(POLL_MS, undefined, { signal }).catch(() => {});
+      }
+    });
+  };
+}
+
+function parseQuery(query: Context['query'], lastEventId: string) {
+  const parsed = ChangesQuery.safeParse(query);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    if (issue.code === 'unrecognized_keys')
+      throw invalidParameter(issue.keys[0]!, 'is not a parameter of /changes (after, limit)');
+    throw invalidParameter(String(issue.path[0]), issue.message);
+  }
+  // A reconnecting event stream resumes from its last event, unless told where.
+  const cursor = parsed.data.after ?? (lastEventId === '' ? undefined : lastEventId);
+  if (cursor === undefined) return { limit: parsed.data.limit };
+  const after = parseCursor(cursor);
+  if (!after) {
+    if (parsed.data.after === undefined)
+      throw new HttpProblem(400, 'Last-Event-ID is not a cursor of this feed.');
+    throw invalidParameter('after', 'must be a cursor this feed gave (a line’s `cursor`)');
+  }
+  return { after, limit: parsed.data.limit };
+}
+
+/** The feed's range after the cursor; a 410 naming the oldest cursor kept when it cannot be answered. */
+async function answerable(read: () => Promise<FeedRange>): Promise<FeedRange> {
+  try {
+    return await read();
+  } catch (error) {
+    if (!(error instanceof CursorGone)) throw error;
+    throw new HttpProblem(
+      410,
+      `This cursor can no longer be answered: ${error.message}. Read the feed again from its start ` +
+        '(without after): it lists every record served now, and what it does not list is gone.',
+      { extensions: error.oldest === undefined ? {} : { oldest_cursor: error.oldest } },
+    );
+  }
+}
