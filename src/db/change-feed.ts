@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from 'mongodb';
 import { CHANGE_CLOCK, CHANGES } from './collections.ts';
+import { markDirectoryChanged } from './directory-generation.ts';
 import { retentionCutoff } from './tombstones.ts';
 
 /** What a change did to a served record: it is served as it now reads (`upsert`), or no longer (`delete`). */
@@ -77,6 +78,9 @@ export async function recordChanges(
   );
   const last = clock!.last;
   const first = last - recorded.length + 1;
+  // A clock made just now, with entries already there: those are of a feed whose clock was lost, and
+  // their places would be taken again. The new feed (a new epoch) starts empty; a rebuild lists it whole.
+  if (first === 1) await changes(db).deleteMany({});
   await changes(db).insertMany(
     recorded.map((change, index) => ({
       _id: first + index,
@@ -89,16 +93,57 @@ export async function recordChanges(
   return { first, last, changes: recorded };
 }
 
-/**
- * Publishes every place taken up to `through` (else every place taken): called once the documents are
- * written. Places an interrupted writer took are published with them: their changes either landed or
- * were recorded again by the import that finished them.
- */
-export async function publishChanges(db: Db, through?: number): Promise<void> {
-  const last = through ?? (await clocks(db).findOne({ _id: CLOCK_ID }, { projection: { last: 1 } }))?.last;
-  if (last === undefined) return;
-  await clocks(db).updateOne({ _id: CLOCK_ID }, { $max: { published: last } });
+/** Publishes every place taken up to `through`: called once the documents are written. */
+export async function publishChanges(db: Db, through: number): Promise<void> {
+  await clocks(db).updateOne({ _id: CLOCK_ID }, { $max: { published: through } });
 }
+
+/** Whether places were taken and not published: a writer stopped between its entries and its publishing. */
+export async function hasUnpublishedChanges(db: Db): Promise<boolean> {
+  const clock = await clocks(db).findOne({ _id: CLOCK_ID }, { projection: { last: 1, published: 1 } });
+  return clock !== null && clock.last > clock.published;
+}
+
+/**
+ * Settles what a writer that stopped (killed, its lease lost) recorded and did not publish, before the
+ * next writer publishes anything: an entry its documents contradict is dropped (an upsert of a record not
+ * served, a delete of one still served), since the documents it was to write may never be; the others are
+ * published. Whatever the writer did write is then in the feed; what it did not, the import that finishes
+ * its pending changes records again when it writes it. Called by the writer holding the import lease.
+ */
+export async function settleUnpublished(db: Db): Promise<void> {
+  const clock = await clocks(db).findOne({ _id: CLOCK_ID });
+  if (!clock || clock.last <= clock.published) return;
+  const unpublished = changes(db)
+    .find({ _id: { $gt: clock.published, $lte: clock.last } })
+    .sort({ _id: 1 })
+    .batchSize(SETTLED_TOGETHER);
+  let batch: StoredChange[] = [];
+  const settle = async () => {
+    const contradicted: number[] = [];
+    for (const [resource, entries] of byResource(batch)) {
+      const served = new Set<string>();
+      const found = db
+        .collection(resource)
+        .find({ id: { $in: entries.map((entry) => entry.id) } }, { projection: { _id: 0, id: 1 } });
+      for await (const { id } of found) served.add(id as string);
+      for (const entry of entries)
+        if (served.has(entry.id) !== (entry.op === 'upsert')) contradicted.push(entry._id);
+    }
+    if (contradicted.length > 0) await changes(db).deleteMany({ _id: { $in: contradicted } });
+    batch = [];
+  };
+  for await (const entry of unpublished) {
+    batch.push(entry);
+    if (batch.length === SETTLED_TOGETHER) await settle();
+  }
+  await settle();
+  // The stopped writer may have written documents and not marked them: caches must drop what they kept.
+  await markDirectoryChanged(db);
+  await publishChanges(db, clock.last);
+}
+
+const SETTLED_TOGETHER = 1_000;
 
 /**
  * Drops the earlier entries of the records a published write changed: each record keeps its latest
@@ -107,14 +152,20 @@ export async function publishChanges(db: Db, through?: number): Promise<void> {
  * later one.
  */
 export async function compactChanges(db: Db, { first, changes: recorded }: RecordedChanges): Promise<void> {
-  const byResource = new Map<string, string[]>();
-  for (const { resource, id } of recorded) {
-    if (!byResource.has(resource)) byResource.set(resource, []);
-    byResource.get(resource)!.push(id);
-  }
-  for (const [resource, ids] of byResource) {
+  for (const [resource, entries] of byResource(recorded)) {
+    const ids = entries.map((entry) => entry.id);
     await changes(db).deleteMany({ resource, id: { $in: ids }, _id: { $lt: first } });
   }
+}
+
+/** Changes grouped by the collection of their records. */
+function byResource<T extends Change>(entries: readonly T[]): Map<string, T[]> {
+  const grouped = new Map<string, T[]>();
+  for (const entry of entries) {
+    if (!grouped.has(entry.resource)) grouped.set(entry.resource, []);
+    grouped.get(entry.resource)!.push(entry);
+  }
+  return grouped;
 }
 
 /** The ids among `ids` of records of `resource` the feed has no entry for. */
@@ -126,16 +177,18 @@ export async function unlistedIds(db: Db, resource: string, ids: readonly string
 }
 
 /**
- * Drops the deletions older than `days` days, and moves the horizon past them first, so that a client
- * whose cursor is before one of them is told it missed it (410) rather than never learning of it.
+ * Drops deletions older than `days` days. The horizon moves past those expired now, so that a client whose
+ * cursor is before one is told it missed it (410) rather than never learning of it; those the previous
+ * purge put behind the horizon are dropped, not these, so that a read that checked its cursor against the
+ * horizon just before this purge still finds every entry after it.
  */
 export async function purgeChanges(db: Db, days: number): Promise<void> {
-  const cutoff = retentionCutoff(days);
-  const expired = { op: 'delete' as const, changed_at: { $lt: cutoff } };
+  const clock = await clocks(db).findOne({ _id: CLOCK_ID });
+  if (!clock) return;
+  const expired = { op: 'delete' as const, changed_at: { $lt: retentionCutoff(days) } };
+  await changes(db).deleteMany({ ...expired, _id: { $lte: clock.horizon } });
   const newest = await changes(db).findOne(expired, { sort: { _id: -1 }, projection: { _id: 1 } });
-  if (!newest) return;
-  await clocks(db).updateOne({ _id: CLOCK_ID }, { $max: { horizon: newest._id } });
-  await changes(db).deleteMany({ ...expired, _id: { $lte: newest._id } });
+  if (newest) await clocks(db).updateOne({ _id: CLOCK_ID }, { $max: { horizon: newest._id } });
 }
 
 /** A place in one feed, as a cursor names it. */

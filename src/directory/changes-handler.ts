@@ -48,8 +48,7 @@ export function changesHandler({ db, stopping }: QueryContext, cache?: ResponseC
     // Checked before anything is sent: a cursor the feed cannot answer is a 410 either way.
     const range = await answerable(() => readRange(after));
     if (!live) return sendNdjson(ctx, changesIn(db, range, limit));
-    sendEventStream(ctx, async function* (gone) {
-      const signal = stopping ? AbortSignal.any([gone, stopping]) : gone;
+    sendEventStream(ctx, stopping, async function* (signal) {
       let from = after;
       let quietSince = Date.now();
       while (!signal.aborted) {
@@ -79,13 +78,13 @@ function parseQuery(query: Context['query'], lastEventId: string) {
       throw invalidParameter(issue.keys[0]!, 'is not a parameter of /changes (after, limit)');
     throw invalidParameter(String(issue.path[0]), issue.message);
   }
-  // A reconnecting event stream resumes from its last event, unless told where.
-  const cursor = parsed.data.after ?? (lastEventId === '' ? undefined : lastEventId);
+  // A reconnecting event stream resumes from its last event: it asks again with the URL it began with.
+  const resumed = lastEventId !== '';
+  const cursor = resumed ? lastEventId : parsed.data.after;
   if (cursor === undefined) return { limit: parsed.data.limit };
   const after = parseCursor(cursor);
   if (!after) {
-    if (parsed.data.after === undefined)
-      throw new HttpProblem(400, 'Last-Event-ID is not a cursor of this feed.');
+    if (resumed) throw new HttpProblem(400, 'Last-Event-ID is not a cursor of this feed.');
     throw invalidParameter('after', 'must be a cursor this feed gave (a line’s `cursor`)');
   }
   return { after, limit: parsed.data.limit };

@@ -12,19 +12,25 @@ export const HEARTBEAT = Symbol('heartbeat');
 
 /**
  * Answers with a stream of server-sent events (`text/event-stream`) for as long as `events` gives them.
- * `events` is ended (its `return`) when the client goes, and should stop waiting on `signal`'s abort,
- * which comes then too. Never compressed: a compressing stream would hold events back until it had
- * enough to compress.
+ * `events` should end, and stop waiting, once its `signal` aborts: when the client goes, or the server
+ * stops (`stopping`); it is also ended (its `return`) when the client goes. Never compressed: a
+ * compressing stream would hold events back until it had enough to compress.
  */
 export function sendEventStream(
   ctx: Context,
+  stopping: AbortSignal | undefined,
   events: (signal: AbortSignal) => AsyncGenerator<ServerSentEvent | typeof HEARTBEAT>,
 ): void {
-  const gone = new AbortController();
-  const source = events(gone.signal);
+  const ended = new AbortController();
+  // A listener of its own, removed with the stream: the server's signal outlives many streams.
+  const stop = () => ended.abort();
+  stopping?.addEventListener('abort', stop, { once: true });
+  if (stopping?.aborted) stop();
+  const source = events(ended.signal);
   const stream = Readable.from(rendered(source));
   stream.once('close', () => {
-    gone.abort();
+    stopping?.removeEventListener('abort', stop);
+    ended.abort();
     void source.return(undefined).catch(() => {});
   });
   stream.once('error', (error) => {

@@ -22,8 +22,10 @@ import { WorkBehind } from './work-behind.ts';
 import { markDirectoryChanged } from '../db/directory-generation.ts';
 import {
   compactChanges,
+  hasUnpublishedChanges,
   publishChanges,
   recordChanges,
+  settleUnpublished,
   unlistedIds,
   type Change,
 } from '../db/change-feed.ts';
@@ -78,7 +80,8 @@ export interface MaterializeOptions {
 /**
  * Rebuilds every nested document the row changes reach, and only those: the roots whose own row changed,
  * every document that shows a touched entity (found through its `_deps` list: parent-chain.ts), and the
- * services at location of every service whose served record changed.
+ * services at location of every service rebuilt (whose served record changed, or, on a rerun after a
+ * crash or an outage, may have changed before its services at location were written).
  * Services go first: services at location are taken from their fresh documents (with the final
  * `last_modified`).
  */
@@ -106,21 +109,24 @@ export async function materialize(
   // Services written here, as served: their services at location are taken from them without a read (up
   // to MAX_FRESH_SERVICES of them; the others are read back).
   const services = new Map<string, FreshService>();
-  // Services whose served record changed: each of their services at location shows it.
-  const changedServices: string[] = [];
+  // Services rebuilt: each of their services at location shows them. Those whose document is unchanged
+  // count too: a run stopped after writing them, before their services at location, left those stale.
+  const rebuiltServices: string[] = [];
   // Each chunk's documents are written while the next chunk is composed.
   const writes = new WorkBehind();
   try {
+    if (await hasUnpublishedChanges(db)) {
+      await beforeWrite?.();
+      await settleUnpublished(db);
+    }
     for (const root of rootEntities) {
       // Services at location are taken from the services written here; those not kept in memory (past
       // MAX_FRESH_SERVICES, or removed) are read back, once their writes have landed.
-      if (root === 'service_at_location' && changedServices.some((id) => !services.has(id)))
+      if (root === 'service_at_location' && rebuiltServices.some((id) => !services.has(id)))
         await writes.drain();
       await rebuildRoot(root);
     }
     await writes.drain();
-    // Also what an interrupted import took and whose documents this one found already written.
-    await publishChanges(db);
   } finally {
     await writes.settle();
   }
@@ -134,8 +140,8 @@ export async function materialize(
       for await (const { id } of reached({ _deps: { $in: touched } })) ids.add(id as string);
     }
     if (root === 'service_at_location' && !rootsOnly) {
-      for (let start = 0; start < changedServices.length; start += CHUNK) {
-        const serviceIds = changedServices.slice(start, start + CHUNK);
+      for (let start = 0; start < rebuiltServices.length; start += CHUNK) {
+        const serviceIds = rebuiltServices.slice(start, start + CHUNK);
         for await (const { id } of reached({ 'service.id': { $in: serviceIds } })) ids.add(id as string);
       }
     }
@@ -146,11 +152,21 @@ export async function materialize(
         db,
         root,
         chunk,
-        { source, services, changes, now, refresh, beforeWrite, fingerprints, writes, changeSource },
+        {
+          source,
+          services,
+          changes,
+          now,
+          refresh,
+          beforeWrite,
+          fingerprints,
+          writes,
+          changeSource,
+        },
         result,
       );
       result.written.set(root, (result.written.get(root) ?? 0) + written);
-      if (root === 'service') changedServices.push(...changed);
+      if (root === 'service') rebuiltServices.push(...chunk);
       for (const id of changed) result.changed.add(entityKey(root, id));
     }
   }
@@ -250,24 +266,35 @@ async function rebuild(
     if (fingerprint !== undefined) fingerprinted.add(id);
     operations.push(before ? replacing('id', full.stored) : { insertOne: { document: full.stored } });
   }
-  if (operations.length > 0) {
+  const entries = await feed.entries(db);
+  if (operations.length > 0 || entries.length > 0) {
     await writes.add(async () => {
       await beforeWrite?.();
       // In the feed before the documents, published after them: see change-feed.ts.
-      const recorded = await recordChanges(db, feed.changes, { at: new Date(now()), source: changeSource });
-      await bulkWriteWithRemedies(
-        collection,
-        operations,
-        replaceDuplicate('id'),
-        leavingOutUnindexableGeo(warnings),
-        leavingOutOversized(root, warnings),
-      );
-      if (recorded) {
-        // Caches drop what they kept before a client reading the feed can ask for the changed records.
-        await markDirectoryChanged(db);
-        await publishChanges(db, recorded.last);
-        await compactChanges(db, recorded);
+      const at = new Date(now());
+      const recorded = await recordChanges(db, entries, { at, source: changeSource });
+      const leftOut: string[] = [];
+      if (operations.length > 0) {
+        await bulkWriteWithRemedies(
+          collection,
+          operations,
+          replaceDuplicate('id'),
+          leavingOutUnindexableGeo(warnings),
+          leavingOutOversized(root, warnings, leftOut),
+        );
       }
+      // Documents too large to store are not served: deleted in the feed after their upserts.
+      const deletions = await new FeedChanges(root)
+        .leftOut(leftOut.map((id) => composed.get(id)!.document))
+        .entries(db);
+      const deleted = await recordChanges(db, deletions, { at, source: changeSource });
+      const last = deleted ?? recorded;
+      if (!last) return;
+      // Caches drop what they kept before a client reading the feed can ask for the changed records.
+      await markDirectoryChanged(db);
+      await publishChanges(db, last.last);
+      if (recorded) await compactChanges(db, recorded);
+      if (deleted) await compactChanges(db, deleted);
     });
   }
   return { written: operations.length, changed };
@@ -351,12 +378,14 @@ const NONE: ReadonlyMap<string, string> = new Map();
 
 /**
  * The change feed's entries for one chunk of roots: each record whose served form changed or went, and
- * the organizations a service joined or left (their `services` list its ids).
+ * the organizations services joined or left (their `services` list its ids), recorded with the services'
+ * documents, so that a rerun that finds those written still has them listed. An organization not yet
+ * stored is left to its own pass, which lists it as new once written.
  */
 class FeedChanges {
-  readonly changes: Change[] = [];
-  private readonly resource: string;
+  private readonly changes: Change[] = [];
   private readonly organizations = new Set<string>();
+  private readonly resource: string;
 
   constructor(private readonly root: RootEntity) {
     this.resource = documentCollection[root];
@@ -377,10 +406,28 @@ class FeedChanges {
     this.organizationChanged(organizationIdOf(before));
   }
 
+  /** Documents composed and not stored (too large): no longer served, whatever was before. */
+  leftOut(documents: Json[]): this {
+    for (const document of documents) this.deleted(document.id as string, document);
+    return this;
+  }
+
+  async entries(db: Db): Promise<Change[]> {
+    if (this.organizations.size === 0) return this.changes;
+    const stored = await db
+      .collection(documentCollection.organization)
+      .find({ id: { $in: [...this.organizations] } }, { projection: { _id: 0, id: 1 } })
+      .toArray();
+    const upserts = stored.map(({ id }) => ({
+      resource: documentCollection.organization,
+      id,
+      op: 'upsert' as const,
+    }));
+    return [...this.changes, ...upserts];
+  }
+
   private organizationChanged(id: string | undefined): void {
-    if (this.root !== 'service' || id === undefined || this.organizations.has(id)) return;
-    this.organizations.add(id);
-    this.changes.push({ resource: documentCollection.organization, id, op: 'upsert' });
+    if (this.root === 'service' && id !== undefined) this.organizations.add(id);
   }
 }
 

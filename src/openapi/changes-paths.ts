@@ -7,7 +7,7 @@ import { responseRef } from './responses.ts';
 const descriptions: Record<keyof typeof ChangesQuery.shape, string> = {
   after:
     'A cursor the feed gave (a line’s `cursor`): the changes after it. Without it, the feed from its ' +
-    'start. With `Accept: text/event-stream`, `Last-Event-ID` stands for it when it is not given.',
+    'start. With `Accept: text/event-stream`, a `Last-Event-ID` header wins over it.',
   limit: `At most this many changes in the answer (default ${DEFAULT_CHANGES}, at most ${MAX_CHANGES}); live, in each read of the feed.`,
 };
 
@@ -24,17 +24,28 @@ export function changesPaths() {
           'is served of a record changed (a re-import that changes nothing adds none), a `delete` when a ' +
           'record is no longer served. An organization’s `services` are its services’ ids: it is upserted ' +
           'when a service joins or leaves it. A record keeps only its latest change, so the feed read ' +
-          'from its start lists each record served now once, and the deletions of the last ' +
-          'HSDS_TOMBSTONE_DAYS days. To keep a copy: read from the start, then pass the last line’s ' +
-          '`cursor` as `after`, again and again; an empty answer means the copy is up to date. On ' +
-          '`upsert`, fetch the record; one that answers 404 or 410 by then was deleted since (its ' +
-          '`delete` follows). A change is in the feed once the record is served as it says. With ' +
-          '`Accept: text/event-stream` the answer is a live stream of server-sent events (`id:` the ' +
+          'from its start lists each record served now (once; twice at most after a crash), and the ' +
+          'deletions of the last HSDS_TOMBSTONE_DAYS days. To keep a copy: read from the start, then ' +
+          'pass the last line’s `cursor` as `after`, again and again; an empty answer means the copy is ' +
+          'up to date. A change is in the feed once its record is served as it says: on `upsert`, fetch ' +
+          'the record; one that answers 404 or 410 by then was deleted since (its `delete` follows). ' +
+          'With `Accept: text/event-stream` the answer is a live stream of server-sent events (`id:` the ' +
           'cursor, `data:` the change), resumed after `Last-Event-ID`, with a comment line every 15 s ' +
-          'when nothing else was sent.',
-        parameters: Object.entries(ChangesQuery.shape).map(([name, schema]) =>
-          queryParameter(name, schema, descriptions[name as keyof typeof descriptions]),
-        ),
+          'when nothing else was sent. See /profile for the rules.',
+        parameters: [
+          ...Object.entries(ChangesQuery.shape).map(([name, schema]) =>
+            queryParameter(name, schema, descriptions[name as keyof typeof descriptions]),
+          ),
+          {
+            name: 'Last-Event-ID',
+            in: 'header',
+            required: false,
+            description:
+              'With `Accept: text/event-stream`: the cursor of the last event received, sent by a ' +
+              'reconnecting client; the stream resumes after it.',
+            schema: { type: 'string' },
+          },
+        ],
         responses: {
           '200': {
             description: 'The changes after the cursor, one JSON object a line; none when up to date.',

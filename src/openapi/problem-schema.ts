@@ -25,7 +25,10 @@ export const Problem = z
     oldest_cursor: z
       .string()
       .optional()
-      .describe('For 410 Gone of the change feed: the oldest cursor it still answers.'),
+      .describe(
+        'For 410 Gone of the change feed: the oldest cursor it still answers. Only for information: a ' +
+          'client whose cursor was refused reads the feed again from its start.',
+      ),
   })
   .describe('Problem details (RFC 9457).');
 

@@ -4,7 +4,7 @@
  * sequence of loads for two sources (renamed services, services moved between organizations, services
  * at location dropped, organizations renamed), full refreshes, and CLI imports killed part-way (kill -9)
  * and then run again; a client polls the feed while each runs, fetching each upserted record over HTTP,
- * and after each step holds what the API serves, record for record.
+ * and after each step holds what the API serves, record for record. `FEED_SEED=N` runs another sequence.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -19,7 +19,7 @@ import { importLines } from '../support/import.ts';
 import { startScript, waitFor } from '../support/process.ts';
 import { PENDING_COLLECTION } from '../../src/db/collections.ts';
 
-const SEED = 2026;
+const SEED = Number(process.env.FEED_SEED ?? 2026);
 const STEPS = 14;
 const RESOURCES = ['services', 'organizations', 'service_at_locations', 'taxonomies', 'taxonomy_terms'];
 
@@ -45,6 +45,8 @@ const generated = [...serviceNdjsonChunks(40, 5)]
 /** A copy of the client's: the served JSON of each record it was told of, by `resource/id`. */
 class FeedClient {
   readonly held = new Map<string, string>();
+  /** Records an upsert named that were gone when fetched: their deletes must follow. */
+  readonly goneOnFetch = new Set<string>();
   private cursor: string | undefined;
 
   /** Applies every change after its cursor; an upsert is fetched (gone by then: a delete follows). */
@@ -58,11 +60,18 @@ class FeedClient {
       for (const line of text.trim().split('\n')) {
         const change = JSON.parse(line) as { cursor: string; resource: string; id: string; op: string };
         const key = `${change.resource}/${change.id}`;
-        if (change.op === 'delete') this.held.delete(key);
-        else {
+        if (change.op === 'delete') {
+          this.held.delete(key);
+          this.goneOnFetch.delete(key);
+        } else {
           const record = await served(key);
-          if (record === undefined) this.held.delete(key);
-          else this.held.set(key, record);
+          if (record === undefined) {
+            this.held.delete(key);
+            this.goneOnFetch.add(key);
+          } else {
+            this.held.set(key, record);
+            this.goneOnFetch.delete(key);
+          }
         }
         this.cursor = change.cursor;
       }
@@ -110,6 +119,8 @@ async function directory(): Promise<Map<string, string>> {
   }
   return records;
 }
+
+const other = (source: string) => (source === 'north' ? 'south' : 'north');
 
 /** The records held that are not served as held, and those served and not held, by key. */
 function differences(held: Map<string, string>, served: Map<string, string>): string[] {
@@ -195,8 +206,17 @@ describe('a client applying the change feed', () => {
           })(),
         );
       }
-      const report = await client.syncDuring(importLines(db, records, options));
-      expect(report.rejected, kinds.join('\n')).toBe(0);
+      // Sometimes another source's load at the same time: the imports take turns, the feed follows both.
+      const alongside = random.chance(0.3) ? input(random, step) : undefined;
+      if (alongside) kinds.push(`${step}: and alongside, load ${other(source)} ×${alongside.length}`);
+      const reports = await client.syncDuring(
+        Promise.all([
+          importLines(db, records, options),
+          ...(alongside ? [importLines(db, alongside, { source: other(source) })] : []),
+        ]),
+      );
+      for (const report of reports) expect(report.rejected, kinds.join('\n')).toBe(0);
+      expect([...client.goneOnFetch], kinds.join('\n')).toEqual([]);
       expect(differences(client.held, await directory()), kinds.join('\n')).toEqual([]);
     }
     // The sequence did what it is for: crashes and replaces that deleted.
