@@ -54,7 +54,6 @@ const changes = (db: Db) => db.collection<StoredChange>(CHANGES);
 export interface RecordedChanges {
   first: number;
   last: number;
-  changes: readonly Change[];
 }
 
 /**
@@ -90,7 +89,7 @@ export async function recordChanges(
     })),
     { ordered: false },
   );
-  return { first, last, changes: recorded };
+  return { first, last };
 }
 
 /** Publishes every place taken up to `through`: called once the documents are written. */
@@ -151,7 +150,7 @@ const SETTLED_TOGETHER = 1_000;
  * size of the directory plus its recent deletions. A client past an entry dropped here will read the
  * later one.
  */
-export async function compactChanges(db: Db, { first, changes: recorded }: RecordedChanges): Promise<void> {
+export async function compactChanges(db: Db, first: number, recorded: readonly Change[]): Promise<void> {
   for (const [resource, entries] of byResource(recorded)) {
     const ids = entries.map((entry) => entry.id);
     await changes(db).deleteMany({ resource, id: { $in: ids }, _id: { $lt: first } });

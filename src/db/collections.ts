@@ -58,11 +58,10 @@ export const collectionIndexes: Record<string, IndexDescription[]> = {
   taxonomies: documentIndexes,
   taxonomy_terms: [...documentIndexes, ...ascending('parent_id', 'taxonomy_id')],
   [TOMBSTONES]: ascending('deleted_at'),
-  // A record's earlier entries, dropped once a later one is published; deletions past their retention.
-  [CHANGES]: [
-    { key: { resource: 1, id: 1 }, name: 'resource_1_id_1' },
-    { key: { op: 1, changed_at: 1 }, name: 'op_1_changed_at_1' },
-  ],
+  // A record's earlier entries, dropped once a later one is published. (Deletions past their retention
+  // are found by reading the feed: a replace does that once, every write would keep an index for it.)
+  // By id alone: ids are UUIDs in practice, and the resource is checked beside; a smaller index.
+  [CHANGES]: ascending('id'),
   // The unique login index is what settles two concurrent creations of one login (E11000, then 409).
   [USERS]: [byId, { key: { login: 1 }, name: 'login_1', unique: true }],
   [ACCESS_ENTRIES]: [byId, ...ascending('user_id')],

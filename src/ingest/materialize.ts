@@ -293,8 +293,8 @@ async function rebuild(
       // Caches drop what they kept before a client reading the feed can ask for the changed records.
       await markDirectoryChanged(db);
       await publishChanges(db, last.last);
-      if (recorded) await compactChanges(db, recorded);
-      if (deleted) await compactChanges(db, deleted);
+      if (recorded) await compactChanges(db, recorded.first, feed.compactable(entries));
+      if (deleted) await compactChanges(db, deleted.first, deletions);
     });
   }
   return { written: operations.length, changed };
@@ -385,6 +385,8 @@ const NONE: ReadonlyMap<string, string> = new Map();
 class FeedChanges {
   private readonly changes: Change[] = [];
   private readonly organizations = new Set<string>();
+  /** Records stored for the first time: the feed has no earlier entry of theirs to drop but a deletion's. */
+  private readonly firstStored = new Set<string>();
   private readonly resource: string;
 
   constructor(private readonly root: RootEntity) {
@@ -393,6 +395,7 @@ class FeedChanges {
 
   upserted(id: string, document: Json, before: Json | undefined): void {
     this.changes.push({ resource: this.resource, id, op: 'upsert' });
+    if (!before) this.firstStored.add(id);
     const organization = organizationIdOf(document);
     const was = before && organizationIdOf(before);
     if (organization !== was) {
@@ -424,6 +427,15 @@ class FeedChanges {
       op: 'upsert' as const,
     }));
     return [...this.changes, ...upserts];
+  }
+
+  /**
+   * The entries whose records may have earlier ones, to drop once these are published: not those first
+   * stored now (a bulk load of new records has nothing to compact), which leaves a record deleted and
+   * loaded again listed twice, deleted then upserted, until its deletion's retention ends.
+   */
+  compactable(entries: Change[]): Change[] {
+    return entries.filter((entry) => entry.resource !== this.resource || !this.firstStored.has(entry.id));
   }
 
   private organizationChanged(id: string | undefined): void {
