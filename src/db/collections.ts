@@ -20,6 +20,9 @@ export const PENDING_COLLECTION = 'import.pending';
 /** The sources imports have loaded for, with their last load (src/ingest/source-loads.ts). */
 export const SOURCE_LOADS = 'import.sources';
 
+/** Each harvested source's last successful harvest (src/harvest/harvest.ts). */
+export const HARVESTS = 'import.harvests';
+
 /** When served records were deleted, for the 410s of their ids (src/db/tombstones.ts). */
 export const TOMBSTONES = 'directory.tombstones';
 

@@ -1,0 +1,119 @@
+/**
+ * `npm run harvest -- <base-url> [--source NAME] [--full] [--replace [--force]] [--header 'Name: value']…
+ * [--concurrency N] [--timeout-ms MS]`
+ *
+ * Pulls another HSDS 3.0 API into MONGODB_URI, or else into the embedded database, through the import:
+ * the services changed since the source's last successful harvest (all of them with --full or --replace),
+ * then the organizations, taxonomies and taxonomy terms the feed serves. Exit status: 0 when every record
+ * loaded, 1 when any was rejected (or a replace refused), 2 when the feed could not be read (what was
+ * loaded stays; running it again goes on) or the harvest could not run.
+ */
+import { parseArgs } from 'node:util';
+import { failureMessage } from '../src/failure-message.ts';
+import { harvest } from '../src/harvest/harvest.ts';
+import { SOURCE_NAME_RULE, sourceName } from '../src/ingest/source-name.ts';
+import { withDatabase } from './cli/database.ts';
+import { withProgress } from './cli/progress.ts';
+import { printReport } from './cli/report.ts';
+
+const USAGE =
+  "usage: npm run harvest -- <base-url> [--source NAME] [--full] [--replace [--force]] [--header 'Name: value']… " +
+  '[--concurrency N] [--timeout-ms MS]';
+
+async function main(): Promise<number> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      source: { type: 'string' },
+      full: { type: 'boolean', default: false },
+      replace: { type: 'boolean', default: false },
+      force: { type: 'boolean', default: false },
+      header: { type: 'string', multiple: true, default: [] },
+      concurrency: { type: 'string', default: '4' },
+      'timeout-ms': { type: 'string', default: '30000' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help || positionals.length !== 1) {
+    console.error(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const url = positionals[0]!;
+  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
+    console.error(`<base-url> must be an http or https URL\n${USAGE}`);
+    return 2;
+  }
+  if (values.source !== undefined && !sourceName.safeParse(values.source).success) {
+    console.error(`--source ${SOURCE_NAME_RULE}\n${USAGE}`);
+    return 2;
+  }
+  if (values.force && !values.replace) {
+    console.error(`--force goes with --replace\n${USAGE}`);
+    return 2;
+  }
+  const headers: Record<string, string> = {};
+  for (const header of values.header) {
+    const match = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):\s*(.*)$/.exec(header);
+    if (!match) {
+      // The value is not echoed: it may be a credential.
+      console.error(`--header must be 'Name: value' (header ${Object.keys(headers).length + 1})\n${USAGE}`);
+      return 2;
+    }
+    headers[match[1]!] = match[2]!;
+  }
+  const concurrency = Number(values.concurrency);
+  if (!/^\d+$/.test(values.concurrency) || concurrency < 1 || concurrency > 64) {
+    console.error(`--concurrency must be an integer from 1 to 64\n${USAGE}`);
+    return 2;
+  }
+  const timeoutMs = Number(values['timeout-ms']);
+  if (!/^\d+$/.test(values['timeout-ms']) || timeoutMs < 100) {
+    console.error(`--timeout-ms must be an integer of at least 100\n${USAGE}`);
+    return 2;
+  }
+
+  return withDatabase(async (db, logger, config) => {
+    const { importOutageMs, importWorkers, replaceMaxMissingShare, tombstoneDays } = config;
+    const report = await withProgress('harvesting', 'records read', (onProgress) =>
+      harvest(db, url, {
+        source: values.source,
+        full: values.full,
+        ...(values.replace
+          ? { replace: { force: values.force, maxMissingShare: replaceMaxMissingShare, tombstoneDays } }
+          : {}),
+        headers,
+        concurrency,
+        timeoutMs,
+        workers: importWorkers,
+        onProgress,
+        outages: {
+          forMs: importOutageMs,
+          onRetry: (error, retryInMs) =>
+            logger.warn(
+              { reason: (error as Error).message, retryInMs, givesUpAfterMs: importOutageMs },
+              'the database is out of reach; retrying',
+            ),
+        },
+      }),
+    );
+    const { harvest: feed } = report;
+    console.log(
+      `Harvested ${feed.url}${feed.modifiedAfter ? ` (services modified after ${feed.modifiedAfter})` : ' (whole)'}` +
+        `${feed.servicesBy ? `, services read as ${feed.servicesBy}` : ''}`,
+    );
+    for (const warning of feed.warnings) console.log(`warning: ${warning}`);
+    printReport(report);
+    if (feed.unreadable !== undefined) {
+      console.log(`the feed could not be read whole: ${feed.unreadable}; what was read is loaded`);
+      return 2;
+    }
+    return report.rejected > 0 || report.replace?.refused !== undefined ? 1 : 0;
+  });
+}
+
+try {
+  process.exitCode = await main();
+} catch (error) {
+  console.error(failureMessage(error));
+  process.exitCode = 2;
+}

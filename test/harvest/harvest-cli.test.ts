@@ -1,0 +1,76 @@
+/*
+ * `npm run harvest` end to end (issue #21): its report and exit status (1 with a rejected record, named by
+ * its URL; 2 for a feed that cannot be read, or bad arguments), and credentials given with --header never
+ * in its output, whatever the log level.
+ */
+import { createServer } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serviceNdjsonChunks } from '../../scripts/generator/ndjson-chunks.ts';
+import type { Json } from '../../src/json.ts';
+import { randomDatabaseName, startTestDatabase, type TestDatabase } from '../support/database.ts';
+import { listening, requiredOnlyFeed } from '../support/fake-feed.ts';
+import { startScript } from '../support/process.ts';
+
+let testDatabase: TestDatabase;
+beforeAll(async () => {
+  testDatabase = await startTestDatabase();
+});
+afterAll(async () => testDatabase?.close());
+
+const runHarvest = (args: string[], db = randomDatabaseName()) =>
+  startScript(
+    'scripts/harvest.ts',
+    { MONGODB_URI: testDatabase.uri, HSDS_DB_NAME: db, LOG_LEVEL: 'debug' },
+    args,
+  );
+
+const services = [...serviceNdjsonChunks(10, 4)]
+  .join('')
+  .trim()
+  .split('\n')
+  .map((line, index): Json => ({
+    ...(JSON.parse(line) as Json),
+    ...(index === 3 ? { status: 'maybe' } : {}),
+  }));
+
+describe('npm run harvest', () => {
+  it('loads a feed, names the record it rejects and exits 1, never showing a credential', async () => {
+    const seen = { headers: [] as string[] };
+    const feed = requiredOnlyFeed(services, seen);
+    const url = await listening(feed);
+    try {
+      const run = runHarvest([url, '--source', 'partner', '--header', 'Authorization: Bearer s3cret']);
+      expect(await run.exited).toBe(1);
+      expect(run.output()).toMatch(/Harvested .* \(whole\), services read as records/);
+      expect(run.output()).toMatch(/9 inserted, 0 updated, 0 unchanged, 1 rejected/);
+      expect(run.output()).toContain(`rejected: ${url}services/${services[3]!.id as string}`);
+      expect(run.output()).toMatch(/warning: .*organizations answered 404: skipped/);
+      expect(run.output()).not.toContain('s3cret');
+      expect(new Set(seen.headers)).toEqual(new Set(['Bearer s3cret']));
+    } finally {
+      feed.close();
+    }
+  }, 60_000);
+
+  it('exits 2 when the feed cannot be read, and for bad arguments, echoing no header value', async () => {
+    const feed = createServer((_request, response) => {
+      response.writeHead(200, { 'Content-Type': 'application/json' });
+      response.end('{"version":"2.0"}');
+    });
+    const url = await listening(feed);
+    try {
+      const old = runHarvest([url]);
+      expect(await old.exited).toBe(2);
+      expect(old.output()).toMatch(/not an HSDS 3 API \(its root gives version "2\.0"\)/);
+    } finally {
+      feed.close();
+    }
+    const badHeader = runHarvest(['http://127.0.0.1:9/', '--header', 'Bearer-only s3cret']);
+    expect(await badHeader.exited).toBe(2);
+    expect(badHeader.output()).toMatch(/--header must be 'Name: value'/);
+    expect(badHeader.output()).not.toContain('s3cret');
+    const notUrl = runHarvest(['feed.example.org']);
+    expect(await notUrl.exited).toBe(2);
+    expect(notUrl.output()).toMatch(/must be an http or https URL/);
+  }, 60_000);
+});

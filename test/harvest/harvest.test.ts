@@ -1,0 +1,158 @@
+/*
+ * Harvesting another HSDS 3.0 API (issue #21): one instance of this server into another on loopback,
+ * every record compared as served; an upstream change harvested incrementally; an upstream deletion
+ * harvested with a replace; and a small feed written here that serves only the REQUIRED endpoints, with
+ * paging limits of its own and injected faults (a 500, a 429 with Retry-After, a slow page, a truncated
+ * body, an invalid record), and one that never answers.
+ */
+import { createServer } from 'node:http';
+import type { Db } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serviceNdjsonChunks } from '../../scripts/generator/ndjson-chunks.ts';
+import { harvest } from '../../src/harvest/harvest.ts';
+import type { Json } from '../../src/json.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { randomDatabaseName, startTestDatabase, type TestDatabase } from '../support/database.ts';
+import { importLines } from '../support/import.ts';
+import { listening, requiredOnlyFeed } from '../support/fake-feed.ts';
+
+const RESOURCES = ['services', 'organizations', 'service_at_locations', 'taxonomies', 'taxonomy_terms'];
+
+let shared: TestDatabase;
+const apps: TestApp[] = [];
+beforeAll(async () => {
+  shared = await startTestDatabase();
+});
+afterAll(async () => {
+  for (const app of apps) await app.close();
+  await shared?.close();
+});
+
+/** The real app on a database of its own, sharing one database server. */
+async function freshApp(): Promise<{ app: TestApp; db: Db }> {
+  const db = shared.client.db(randomDatabaseName());
+  const app = await startTestApp({}, { sharing: { ...shared, db } });
+  apps.push(app);
+  return { app, db };
+}
+
+const generated = [...serviceNdjsonChunks(30, 9)]
+  .join('')
+  .trim()
+  .split('\n')
+  .map((line) => JSON.parse(line) as Json);
+
+/** Every record an app serves, parsed, by `resource/id`. */
+async function servedDirectory(app: TestApp): Promise<Record<string, unknown>> {
+  const records: Record<string, unknown> = {};
+  for (const resource of RESOURCES) {
+    const stored = await app.database.db
+      .collection(resource)
+      .find({}, { projection: { id: 1 } })
+      .toArray();
+    for (const { id } of stored) {
+      const response = await fetch(`${app.url}/${resource}/${id as string}`);
+      expect(response.status).toBe(200);
+      records[`${resource}/${id as string}`] = await response.json();
+    }
+  }
+  return records;
+}
+
+describe('harvesting this server into another', () => {
+  it('copies every record, then follows a change incrementally and a deletion with a replace', async () => {
+    const upstream = await freshApp();
+    const downstream = await freshApp();
+    await importLines(upstream.db, generated, { source: 'county' });
+
+    const first = await harvest(downstream.db, upstream.app.url);
+    expect(first).toMatchObject({ rejected: 0, source: new URL(upstream.app.url).host });
+    expect(first.harvest).toMatchObject({ servicesBy: 'ndjson', warnings: [] });
+    expect(first.harvest.modifiedAfter).toBeUndefined();
+    expect(await servedDirectory(downstream.app)).toEqual(await servedDirectory(upstream.app));
+
+    // Upstream, a service changes (its publisher's last_modified with it): the next harvest asks only
+    // for what changed since the last one began.
+    const changed = { ...generated[0]!, name: 'Renamed Pantry', last_modified: new Date().toISOString() };
+    await importLines(upstream.db, [changed], { source: 'county' });
+    const second = await harvest(downstream.db, upstream.app.url);
+    expect(second.harvest.modifiedAfter).toEqual(expect.any(String));
+    expect(second.byType.service).toEqual({ inserted: 0, updated: 1, unchanged: 0, rejected: 0 });
+    expect(await servedDirectory(downstream.app)).toEqual(await servedDirectory(upstream.app));
+
+    // Upstream, a full refresh drops a service; a replacing harvest drops it downstream too.
+    const dropped = generated[1]!.id as string;
+    await importLines(upstream.db, [changed, ...generated.slice(2)], {
+      source: 'county',
+      replace: { force: true },
+    });
+    const third = await harvest(downstream.db, upstream.app.url, { replace: { force: true } });
+    expect(third.harvest.modifiedAfter).toBeUndefined();
+    expect(third.replace?.refused).toBeUndefined();
+    expect((await fetch(`${downstream.app.url}/services/${dropped}`)).status).toBe(410);
+    expect(await servedDirectory(downstream.app)).toEqual(await servedDirectory(upstream.app));
+  }, 120_000);
+});
+
+describe('harvesting a feed of the required endpoints only', () => {
+  it('lists, fetches each record, rides out its faults and names the record it rejects', async () => {
+    const { db } = await freshApp();
+    const invalid: Json = { ...generated[12]!, name: undefined };
+    const services = generated.map((service, index) => (index === 12 ? invalid : service));
+    const seen = { headers: [] as string[] };
+    const feed = requiredOnlyFeed(services, seen);
+    const url = await listening(feed);
+    try {
+      const report = await harvest(db, url, {
+        source: 'required-only',
+        headers: { Authorization: 'Bearer s3cret' },
+        firstRetryMs: 20,
+      });
+      expect(report.harvest).toMatchObject({ servicesBy: 'records' });
+      expect(report.harvest.unreadable).toBeUndefined();
+      expect(report.harvest.warnings).toEqual([
+        expect.stringMatching(/organizations answered 404: skipped/),
+        expect.stringMatching(/taxonomies answered 404: skipped/),
+        expect.stringMatching(/taxonomy_terms answered 404: skipped/),
+      ]);
+      expect(report.byType.service).toMatchObject({ inserted: 29, rejected: 1 });
+      expect(report.rejections[0]!.at).toBe(`${url}services/${invalid.id as string}`);
+      expect(await db.collection('services').countDocuments()).toBe(29);
+      expect(new Set(seen.headers)).toEqual(new Set(['Bearer s3cret']));
+    } finally {
+      feed.close();
+    }
+  }, 60_000);
+
+  it('stops with the feed unreadable after repeated failures, keeping what it loaded and deleting nothing', async () => {
+    const { db } = await freshApp();
+    await importLines(db, generated.slice(0, 3), { source: 'failing' });
+    let requests = 0;
+    const feed = createServer((request, response) => {
+      requests++;
+      if (request.url === '/') {
+        response.writeHead(200, { 'Content-Type': 'application/json' });
+        return response.end('{"version":"3.0"}');
+      }
+      response.writeHead(503, { 'Content-Type': 'application/json' });
+      response.end('{}');
+    });
+    const url = await listening(feed);
+    try {
+      const report = await harvest(db, url, {
+        source: 'failing',
+        replace: { force: true },
+        attempts: 3,
+        firstRetryMs: 10,
+      });
+      expect(report.harvest.unreadable).toMatch(/answered 503, 3 times/);
+      expect(report.replace?.refused).toMatch(/rejected or could not be read/);
+      expect(await db.collection('services').countDocuments()).toBe(3);
+      expect(requests).toBe(1 + 3);
+      // Not a successful harvest: the next one is not incremental.
+      expect(await db.collection('import.harvests').countDocuments()).toBe(0);
+    } finally {
+      feed.close();
+    }
+  });
+});
