@@ -6,11 +6,13 @@
  * the services changed since the source's last successful harvest (all of them with --full or --replace),
  * then the organizations, taxonomies and taxonomy terms the feed serves. Exit status: 0 when every record
  * loaded, 1 when any was rejected (or a replace refused), 2 when the feed could not be read (what was
- * loaded stays; running it again goes on) or the harvest could not run.
+ * loaded stays; running it again goes on) or the harvest could not run. Each run is recorded in the meta
+ * log (`POST /harvest`), its headers by name only.
  */
 import { parseArgs } from 'node:util';
 import { failureMessage } from '../src/failure-message.ts';
 import { harvest } from '../src/harvest/harvest.ts';
+import { recordedHarvest } from '../src/harvest/harvest-entries.ts';
 import { SOURCE_NAME_RULE, sourceName } from '../src/ingest/source-name.ts';
 import { withDatabase } from './cli/database.ts';
 import { withProgress } from './cli/progress.ts';
@@ -41,6 +43,10 @@ async function main(): Promise<number> {
   const url = positionals[0]!;
   if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
     console.error(`<base-url> must be an http or https URL\n${USAGE}`);
+    return 2;
+  }
+  if (new URL(url).username || new URL(url).password) {
+    console.error(`<base-url> must not hold credentials: give them with --header\n${USAGE}`);
     return 2;
   }
   if (values.source !== undefined && !sourceName.safeParse(values.source).success) {
@@ -74,27 +80,37 @@ async function main(): Promise<number> {
 
   return withDatabase(async (db, logger, config) => {
     const { importOutageMs, importWorkers, replaceMaxMissingShare, tombstoneDays } = config;
+    const call = {
+      url,
+      ...(values.source === undefined ? {} : { source: values.source }),
+      full: values.full,
+      replace: values.replace,
+      force: values.force,
+      headerNames: Object.keys(headers),
+    };
     const report = await withProgress('harvesting', 'records read', (onProgress) =>
-      harvest(db, url, {
-        source: values.source,
-        full: values.full,
-        ...(values.replace
-          ? { replace: { force: values.force, maxMissingShare: replaceMaxMissingShare, tombstoneDays } }
-          : {}),
-        headers,
-        concurrency,
-        timeoutMs,
-        workers: importWorkers,
-        onProgress,
-        outages: {
-          forMs: importOutageMs,
-          onRetry: (error, retryInMs) =>
-            logger.warn(
-              { reason: (error as Error).message, retryInMs, givesUpAfterMs: importOutageMs },
-              'the database is out of reach; retrying',
-            ),
-        },
-      }),
+      recordedHarvest(db, logger, config.metaSystem, call, () =>
+        harvest(db, url, {
+          source: values.source,
+          full: values.full,
+          ...(values.replace
+            ? { replace: { force: values.force, maxMissingShare: replaceMaxMissingShare, tombstoneDays } }
+            : {}),
+          headers,
+          concurrency,
+          timeoutMs,
+          workers: importWorkers,
+          onProgress,
+          outages: {
+            forMs: importOutageMs,
+            onRetry: (error, retryInMs) =>
+              logger.warn(
+                { reason: (error as Error).message, retryInMs, givesUpAfterMs: importOutageMs },
+                'the database is out of reach; retrying',
+              ),
+          },
+        }),
+      ),
     );
     const { harvest: feed } = report;
     console.log(

@@ -3,8 +3,27 @@ import { z } from 'zod';
 import { booleanFlag } from './boolean-flag.ts';
 import { LOGIN_PATTERN, LOGIN_RULE } from './management/user-input.ts';
 import { DEFAULT_MAX_MISSING_SHARE } from './ingest/replace.ts';
+import { sourceName } from './ingest/source-name.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
+
+/** A feed the server harvests on its own (HSDS_HARVEST; docs/import.md). */
+const HarvestFeed = z
+  .strictObject({
+    url: z
+      .url({ protocol: /^https?$/ })
+      .refine(
+        (url) => !new URL(url).username && !new URL(url).password,
+        'credentials go in headers, not the URL',
+      ),
+    source: sourceName.optional(),
+    interval_minutes: z.number().min(1).max(525_600),
+    headers: z.record(z.string(), z.string()).default({}),
+    full: z.boolean().default(false),
+    replace: z.boolean().default(false),
+    force: z.boolean().default(false),
+  })
+  .refine((feed) => !feed.force || feed.replace, 'force goes with replace');
 
 /** More validation workers would only hold memory (~60 MiB each): one keeps ahead of an import (import.ts). */
 export const MAX_IMPORT_WORKERS = 4;
@@ -36,6 +55,18 @@ const EnvironmentSchema = z
     HSDS_IMPORT_WORKERS: z.coerce.number().int().min(0).max(MAX_IMPORT_WORKERS).optional(),
     HSDS_TOMBSTONE_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
     HSDS_REPLACE_MAX_MISSING: z.coerce.number().min(0).max(1).default(DEFAULT_MAX_MISSING_SHARE),
+    HSDS_HARVEST: z
+      .string()
+      .transform((text, context) => {
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          context.addIssue({ code: 'custom', message: 'must be a JSON array of feeds' });
+          return z.NEVER;
+        }
+      })
+      .pipe(z.array(HarvestFeed))
+      .default([]),
     HSDS_DATA_DIR: z.string().min(1).default('.data'),
     HSDS_EMBEDDED: z.enum(['auto', 'mongod', 'standin']).default('auto'),
     HSDS_EMBEDDED_DB_PORT: port.default(27217),
@@ -129,6 +160,11 @@ function toConfig(env: z.infer<typeof EnvironmentSchema>) {
     replaceMaxMissingShare: env.HSDS_REPLACE_MAX_MISSING,
     /** How long a deleted record's id answers 410 Gone (then 404); 0: never. */
     tombstoneDays: env.HSDS_TOMBSTONE_DAYS,
+    /** Feeds harvested on their own intervals, one at a time (src/harvest/harvest-schedule.ts). */
+    harvests: env.HSDS_HARVEST.map(({ interval_minutes: minutes, ...feed }) => ({
+      ...feed,
+      intervalMs: minutes * 60_000,
+    })),
     dataDir: env.HSDS_DATA_DIR,
     embedded: env.HSDS_EMBEDDED,
     embeddedDbPort: env.HSDS_EMBEDDED_DB_PORT,

@@ -15,6 +15,7 @@ import { createLogger } from './log.ts';
 import { failureMessage } from './failure-message.ts';
 import { keepMetaEntriesFor } from './meta/retention.ts';
 import { retryUntilDone } from './retry.ts';
+import { scheduleHarvests } from './harvest/harvest-schedule.ts';
 
 async function main(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
@@ -23,6 +24,7 @@ async function main(config: Config): Promise<void> {
   // API serves (503s where it needs the database) meanwhile, so an orchestrator's probes see a live process,
   // and /readyz says ready only once this is done.
   let prepared = false;
+  let harvests: ReturnType<typeof scheduleHarvests> | undefined;
   let indexed = false;
   void retryUntilDone(
     async () => {
@@ -37,6 +39,13 @@ async function main(config: Config): Promise<void> {
       if (config.admin) await ensureAdministrator(database.db, config.admin, logger);
       if (config.seed) await seedSampleData(database.db, logger);
       prepared = true;
+      if (config.harvests.length > 0) {
+        harvests = scheduleHarvests(database.db, config.harvests, {
+          logger,
+          system: config.metaSystem,
+          replace: { maxMissingShare: config.replaceMaxMissingShare, tombstoneDays: config.tombstoneDays },
+        });
+      }
     },
     {
       firstDelayMs: 500,
@@ -81,6 +90,11 @@ async function main(config: Config): Promise<void> {
     stopMetaRetention();
     stopping.abort();
     await closeGracefully(server, config.shutdownTimeoutMs);
+    // A harvest under way finishes, within the shutdown time: one cut off goes on at the next start.
+    await Promise.race([
+      harvests?.stop(),
+      new Promise((resolve) => setTimeout(resolve, config.shutdownTimeoutMs).unref()),
+    ]);
     // Accepted imports finish, within the same time again; one still running after that is cut off with
     // the database, and its entry is marked interrupted once a server runs again.
     const importsDone = await Promise.race([

@@ -43,6 +43,8 @@ const CLOCK_SKEW_MS = 5 * 60 * 1000;
  */
 export async function harvest(db: Db, url: string, options: HarvestOptions = {}): Promise<HarvestReport> {
   const base = new URL(url);
+  if (base.username || base.password)
+    throw new Error('credentials go in a header (Authorization), not in the feed URL');
   const source = options.source ?? base.host;
   const startedAt = (options.now ?? (() => new Date().toISOString()))();
   const states = db.collection<HarvestState>(HARVESTS);

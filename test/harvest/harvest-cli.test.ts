@@ -39,7 +39,8 @@ describe('npm run harvest', () => {
     const feed = requiredOnlyFeed(services, seen);
     const url = await listening(feed);
     try {
-      const run = runHarvest([url, '--source', 'partner', '--header', 'Authorization: Bearer s3cret']);
+      const db = randomDatabaseName();
+      const run = runHarvest([url, '--source', 'partner', '--header', 'Authorization: Bearer s3cret'], db);
       expect(await run.exited).toBe(1);
       expect(run.output()).toMatch(/Harvested .* \(whole\), services read as records/);
       expect(run.output()).toMatch(/9 inserted, 0 updated, 0 unchanged, 1 rejected/);
@@ -47,6 +48,11 @@ describe('npm run harvest', () => {
       expect(run.output()).toMatch(/warning: .*organizations answered 404: skipped/);
       expect(run.output()).not.toContain('s3cret');
       expect(new Set(seen.headers)).toEqual(new Set(['Bearer s3cret']));
+      // Recorded in the meta log, its headers by name only.
+      const entries = await testDatabase.client.db(db).collection('meta.entries').find().toArray();
+      expect(entries).toMatchObject([{ path: '/harvest', verb: 'POST', status: 'Complete' }]);
+      expect(JSON.parse(entries[0]!.request_headers as string)).toEqual({ Authorization: '[redacted]' });
+      expect(JSON.stringify(entries)).not.toContain('s3cret');
     } finally {
       feed.close();
     }
