@@ -12,6 +12,7 @@
 import { parseArgs } from 'node:util';
 import { failureMessage } from '../src/failure-message.ts';
 import { harvest } from '../src/harvest/harvest.ts';
+import { feedUrlProblem, sendableHeaderValue } from '../src/harvest/feed-url.ts';
 import { recordedHarvest } from '../src/harvest/harvest-entries.ts';
 import { SOURCE_NAME_RULE, sourceName } from '../src/ingest/source-name.ts';
 import { withDatabase } from './cli/database.ts';
@@ -41,12 +42,9 @@ async function main(): Promise<number> {
     return values.help ? 0 : 2;
   }
   const url = positionals[0]!;
-  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
-    console.error(`<base-url> must be an http or https URL\n${USAGE}`);
-    return 2;
-  }
-  if (new URL(url).username || new URL(url).password) {
-    console.error(`<base-url> must not hold credentials: give them with --header\n${USAGE}`);
+  const problem = URL.canParse(url) ? feedUrlProblem(new URL(url)) : 'must be an http or https URL';
+  if (problem !== undefined) {
+    console.error(`<base-url> ${problem}\n${USAGE}`);
     return 2;
   }
   if (values.source !== undefined && !sourceName.safeParse(values.source).success) {
@@ -59,8 +57,8 @@ async function main(): Promise<number> {
   }
   const headers: Record<string, string> = {};
   for (const header of values.header) {
-    const match = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):\s*(.*)$/.exec(header);
-    if (!match) {
+    const match = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):\s*(.*)$/s.exec(header);
+    if (!match || !sendableHeaderValue(match[2]!)) {
       // The value is not echoed: it may be a credential.
       console.error(`--header must be 'Name: value' (header ${Object.keys(headers).length + 1})\n${USAGE}`);
       return 2;

@@ -4,21 +4,22 @@ import { booleanFlag } from './boolean-flag.ts';
 import { LOGIN_PATTERN, LOGIN_RULE } from './management/user-input.ts';
 import { DEFAULT_MAX_MISSING_SHARE } from './ingest/replace.ts';
 import { sourceName } from './ingest/source-name.ts';
+import { feedUrlProblem, sendableHeaderValue } from './harvest/feed-url.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
 
 /** A feed the server harvests on its own (HSDS_HARVEST; docs/import.md). */
 const HarvestFeed = z
   .strictObject({
-    url: z
-      .url({ protocol: /^https?$/ })
-      .refine(
-        (url) => !new URL(url).username && !new URL(url).password,
-        'credentials go in headers, not the URL',
-      ),
+    url: z.url().superRefine((url, context) => {
+      const problem = feedUrlProblem(new URL(url));
+      if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
+    }),
     source: sourceName.optional(),
     interval_minutes: z.number().min(1).max(525_600),
-    headers: z.record(z.string(), z.string()).default({}),
+    headers: z
+      .record(z.string(), z.string().refine(sendableHeaderValue, 'must hold no line break or NUL'))
+      .default({}),
     full: z.boolean().default(false),
     replace: z.boolean().default(false),
     force: z.boolean().default(false),

@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { pipeline, Readable, Transform } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -66,9 +66,12 @@ export class FeedClient {
     this.firstRetryMs = firstRetryMs;
   }
 
-  /** The answer to a GET, its body read whole (within the timeout: one cut short is tried again). */
-  async get(url: URL, accept = 'application/json'): Promise<FeedAnswer> {
-    return this.tried(url, async () => {
+  /**
+   * The answer to a GET, its body read whole (within the timeout: one cut short is tried again); `once`:
+   * a single attempt (a probe of what the feed offers).
+   */
+  async get(url: URL, accept = 'application/json', { once = false } = {}): Promise<FeedAnswer> {
+    return this.tried(url, once ? 1 : this.attempts, async () => {
       await this.slot();
       try {
         const response = await this.fetch(url, accept, AbortSignal.timeout(this.timeoutMs));
@@ -81,25 +84,42 @@ export class FeedClient {
 
   /**
    * The answer to a GET whose body is read as a stream (NDJSON of a whole feed): tried again until it
-   * starts; `close` must be called once it is read. No timeout on the body, which may take long; a
-   * connection that breaks makes the stream fail.
+   * starts (`once`: a single attempt); `close` must be called once it is read. The body may take long,
+   * but not stall: silent for the timeout, it fails, as does a connection that breaks.
    */
-  async stream(url: URL, accept: string): Promise<FeedAnswer & { body: Readable; close(): void }> {
-    return this.tried(url, async () => {
+  async stream(
+    url: URL,
+    accept: string,
+    { once = false } = {},
+  ): Promise<FeedAnswer & { body: Readable; close(): void }> {
+    return this.tried(url, once ? 1 : this.attempts, async () => {
       await this.slot();
       const started = new AbortController();
       const timer = setTimeout(() => started.abort(), this.timeoutMs);
       try {
         const response = await this.fetch(url, accept, started.signal);
         clearTimeout(timer);
-        const body = response.body ? Readable.fromWeb(response.body as WebReadableStream) : Readable.from([]);
+        const received = response.body
+          ? Readable.fromWeb(response.body as WebReadableStream)
+          : Readable.from([]);
+        const idle = setTimeout(() => received.destroy(new Error('the stream stalled')), this.timeoutMs);
+        const body = new Transform({
+          transform(chunk: Buffer, _encoding, done) {
+            idle.refresh();
+            done(null, chunk);
+          },
+        });
+        // A failure of either ends both: the reader sees the stream fail.
+        pipeline(received, body, () => clearTimeout(idle));
         let closed = false;
         const close = () => {
           if (closed) return;
           closed = true;
+          clearTimeout(idle);
           body.destroy();
           this.release();
         };
+
         return { ...answerOf(response), text: '', body, close };
       } catch (error) {
         clearTimeout(timer);
@@ -109,17 +129,36 @@ export class FeedClient {
     });
   }
 
-  private fetch(url: URL, accept: string, signal: AbortSignal): Promise<Response> {
-    return fetch(url, { headers: { ...this.headers, Accept: accept }, signal, redirect: 'follow' });
+  /**
+   * A GET, following redirects within the feed's origin only: its headers (credentials) must not reach
+   * another host, which fetch would send them to (all but Authorization and Cookie).
+   */
+  private async fetch(url: URL, accept: string, signal: AbortSignal): Promise<Response> {
+    let at = url;
+    for (let redirects = 0; ; redirects++) {
+      const response = await fetch(at, {
+        headers: { ...this.headers, Accept: accept },
+        signal,
+        redirect: 'manual',
+      });
+      const location = response.headers.get('location');
+      if (response.status < 300 || response.status >= 400 || location === null) return response;
+      await response.body?.cancel();
+      const next = new URL(location, at);
+      if (next.origin !== url.origin) throw new Error(`redirected to another origin (${next.origin})`);
+      if (redirects === MAX_REDIRECTS) throw new Error(`more than ${MAX_REDIRECTS} redirects`);
+      at = next;
+    }
   }
 
   /** `attempt` until it answers other than a failure tried again, or `attempts` times. */
   private async tried<T extends FeedAnswer & { retryAfter: string | null; close?(): void }>(
     url: URL,
+    attempts: number,
     attempt: () => Promise<T>,
   ): Promise<T> {
     let reason = '';
-    for (let tried = 1; tried <= this.attempts; tried++) {
+    for (let tried = 1; tried <= attempts; tried++) {
       let waitMs = this.firstRetryMs * 2 ** (tried - 1);
       const answer = await attempt().catch((error: unknown) => {
         reason = failureOf(error);
@@ -131,9 +170,9 @@ export class FeedClient {
         reason = `answered ${answer.status}`;
         waitMs = retryAfterMs(answer.retryAfter) ?? waitMs;
       }
-      if (tried < this.attempts) await sleep(Math.min(waitMs, MAX_RETRY_AFTER_MS));
+      if (tried < attempts) await sleep(Math.min(waitMs, MAX_RETRY_AFTER_MS));
     }
-    throw new FeedUnreadable(url.href, `${reason}, ${this.attempts} times`);
+    throw new FeedUnreadable(url.href, attempts === 1 ? reason : `${reason}, ${attempts} times`);
   }
 
   /** Resolves once fewer than `concurrency` requests are in flight, taking a place among them. */
@@ -166,9 +205,16 @@ function retryAfterMs(value: string | null): number | undefined {
   return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 }
 
-/** Why a request failed, without its headers (credentials) or a stack. */
+/**
+ * Why a request failed, without its headers (credentials) or a stack: fetch's own errors (a TypeError
+ * without a cause: a header value it refuses, quoted in its message) are told in fixed words.
+ */
 function failureOf(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   if ((error as Error).name === 'TimeoutError') return 'no answer in time';
-  return cause?.code ?? cause?.message ?? (error as Error).message;
+  if (cause) return cause.code ?? cause.message ?? 'the connection failed';
+  if (error instanceof TypeError) return 'the request could not be made';
+  return (error as Error).message;
 }
+
+const MAX_REDIRECTS = 5;

@@ -57,21 +57,19 @@ export async function* readFeed(
     const since = modifiedAfter === undefined ? {} : { modified_after: modifiedAfter };
     yield* readServices(client, at, since, reading);
     for (const [path, type] of OPTIONAL) {
-      const first = await client.get(at(path, { page: 1, per_page: PER_PAGE, full: 'true' }));
-      if (first.status === 404) {
-        reading.warnings.push(`${at(path).href} answered 404: skipped (an optional endpoint)`);
-        continue;
+      const list = (page: number, perPage?: number) =>
+        at(path, { page, ...(perPage === undefined ? {} : { per_page: perPage }), full: 'true' });
+      try {
+        for await (const { url, items } of pages(client, list, { optional: true }))
+          yield* items.map((value, index) => ({
+            source: { file: url, index },
+            value: importable(type, value),
+            type,
+          }));
+      } catch (error) {
+        if (!(error instanceof NotOffered)) throw error;
+        reading.warnings.push(`${at(path).href} answered ${error.status}: skipped (an optional endpoint)`);
       }
-      for await (const { url, items } of pages(
-        client,
-        (page) => at(path, { page, per_page: PER_PAGE, full: 'true' }),
-        first,
-      ))
-        yield* items.map((value, index) => ({
-          source: { file: url, index },
-          value: importable(type, value),
-          type,
-        }));
     }
   } catch (error) {
     if (!(error instanceof FeedUnreadable)) throw error;
@@ -87,23 +85,39 @@ async function* readServices(
   reading: FeedReading,
 ): AsyncGenerator<InputRecord> {
   const stream = at('services', { format: 'ndjson', full: 'true', ...since });
-  const streamed = await client.stream(stream, 'application/x-ndjson');
+  // Asked once: a feed that does not stream (whatever it answers) is read by pages.
+  const streamed = await client
+    .stream(stream, 'application/x-ndjson', { once: true })
+    .catch((error: unknown) => {
+      if (error instanceof FeedUnreadable) return undefined;
+      throw error;
+    });
   try {
-    if (streamed.status === 200 && NDJSON_TYPES.has(streamed.type)) {
+    if (streamed?.status === 200 && NDJSON_TYPES.has(streamed.type)) {
       reading.servicesBy = 'ndjson';
+      let last: InputRecord | undefined;
       try {
-        for await (const record of readNdjson(streamed.body, stream.href))
+        for await (const record of readNdjson(streamed.body, stream.href)) {
+          last = record;
           yield { ...record, type: 'service' };
+        }
       } catch (error) {
         throw new FeedUnreadable(stream.href, `the stream broke off (${(error as Error).message})`);
       }
+      if (last?.text !== undefined && !parses(last.text))
+        throw new FeedUnreadable(stream.href, 'the stream ended in the middle of a record');
       return;
     }
   } finally {
-    streamed.close();
+    streamed?.close();
   }
-  const page = (number: number) =>
-    at('services', { page: number, per_page: PER_PAGE, full: 'true', ...since });
+  const page = (number: number, perPage?: number) =>
+    at('services', {
+      page: number,
+      ...(perPage === undefined ? {} : { per_page: perPage }),
+      full: 'true',
+      ...since,
+    });
   for await (const { url, items } of pages(client, page)) {
     const full = items.some((item) =>
       NESTED_LISTS.some((field) => Array.isArray((item as Record<string, unknown>)[field])),
@@ -119,11 +133,18 @@ async function* readServices(
         const id = (item as { id?: unknown }).id;
         if (typeof id !== 'string') return { source: { file: url }, error: 'a listed service has no id' };
         const record = at(`services/${encodeURIComponent(id)}`);
-        return {
-          source: { file: record.href },
-          value: json(await client.get(record), record.href),
-          type: 'service' as const,
-        };
+        // A record gone since the list (404), or unreadable, is rejected alone; a feed that stops
+        // answering (every attempt failed) stops the reading.
+        const answer = await client.get(record);
+        try {
+          return {
+            source: { file: record.href },
+            value: json(answer, record.href),
+            type: 'service' as const,
+          };
+        } catch (error) {
+          return { source: { file: record.href }, error: (error as FeedUnreadable).message };
+        }
       }),
     );
     yield* records;
@@ -131,24 +152,78 @@ async function* readServices(
 }
 
 /**
- * The pages of a list, following `total_pages` as each page gives it (whatever `per_page` the feed
- * honours), until one past the last or an empty one.
+ * The pages of a list, asked with `per_page` PER_PAGE (without, if the feed refuses it with a 400), and
+ * followed by the `total_pages` each gives, whatever `per_page` it honours; without one, until a short or
+ * empty page. A list that cannot be trusted whole (an empty page before the last, the same page again, or
+ * fewer or more items than the first page's `total_items`) makes the feed unreadable. `optional`: a first
+ * page answering that the list is not offered throws NotOffered.
  */
 async function* pages(
   client: FeedClient,
-  page: (number: number) => URL,
-  first?: FeedAnswer,
+  list: (page: number, perPage?: number) => URL,
+  { optional = false } = {},
 ): AsyncGenerator<{ url: string; items: unknown[] }> {
+  let perPage: number | undefined = PER_PAGE;
+  let announced: number | undefined;
+  let firstSize = 0;
+  let read = 0;
+  let previous = '';
   for (let number = 1; ; number++) {
-    const url = page(number);
-    const answer = number === 1 && first ? first : await client.get(url);
-    const body = json(answer, url.href) as { contents?: unknown; total_pages?: unknown };
+    let url = list(number, perPage);
+    let answer = await client.get(url);
+    if (number === 1) {
+      if (optional && NOT_OFFERED.has(answer.status)) throw new NotOffered(answer.status);
+      if (answer.status === 400) {
+        perPage = undefined;
+        url = list(number);
+        answer = await client.get(url);
+      }
+    }
+    const body = json(answer, url.href) as {
+      contents?: unknown;
+      total_pages?: unknown;
+      total_items?: unknown;
+    };
     if (!Array.isArray(body.contents)) throw new FeedUnreadable(url.href, 'the page has no `contents` list');
-    if (body.contents.length > 0) yield { url: url.href, items: body.contents };
-    const total = typeof body.total_pages === 'number' ? body.total_pages : number;
-    if (body.contents.length === 0 || number >= total) return;
+    const items: unknown[] = body.contents;
+    const total = typeof body.total_pages === 'number' ? body.total_pages : undefined;
+    if (number === 1) {
+      announced = typeof body.total_items === 'number' ? body.total_items : undefined;
+      firstSize = items.length;
+    }
+    if (items.length === 0) {
+      if (total !== undefined && number <= total)
+        throw new FeedUnreadable(url.href, `page ${number} is empty, though the list has ${total} pages`);
+      break;
+    }
+    const ids = JSON.stringify(items.map((item) => (item as { id?: unknown }).id));
+    if (ids === previous) throw new FeedUnreadable(url.href, 'the same page again: the list does not page');
+    previous = ids;
+    read += items.length;
+    yield { url: url.href, items };
+    if (total !== undefined ? number >= total : items.length < firstSize) break;
+  }
+  if (announced !== undefined && read !== announced)
+    throw new FeedUnreadable(list(1, perPage).href, `${read} items read of the ${announced} announced`);
+}
+
+/** The answers that say a list is not offered at all: an OPTIONAL endpoint the feed leaves out. */
+const NOT_OFFERED = new Set([404, 405, 410, 501]);
+
+class NotOffered extends Error {
+  constructor(readonly status: number) {
+    super(`answered ${status}`);
   }
 }
+
+const parses = (text: string) => {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 /** The JSON body of a 200; anything else leaves the feed unread. */
 function json(answer: FeedAnswer, url: string): unknown {

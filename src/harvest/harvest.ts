@@ -4,6 +4,7 @@ import { importRecords, type ImportOptions } from '../ingest/import.ts';
 import type { ImportReport } from '../ingest/report.ts';
 import { FeedClient, type FeedClientOptions } from './feed-client.ts';
 import { readFeed, type FeedReading } from './feed-reader.ts';
+import { feedUrlProblem } from './feed-url.ts';
 
 /** A harvest's last successful run of a source: where it read, and when it began. */
 interface HarvestState {
@@ -43,8 +44,8 @@ const CLOCK_SKEW_MS = 5 * 60 * 1000;
  */
 export async function harvest(db: Db, url: string, options: HarvestOptions = {}): Promise<HarvestReport> {
   const base = new URL(url);
-  if (base.username || base.password)
-    throw new Error('credentials go in a header (Authorization), not in the feed URL');
+  const problem = feedUrlProblem(base);
+  if (problem !== undefined) throw new Error(`the feed URL ${problem}`);
   const source = options.source ?? base.host;
   const startedAt = (options.now ?? (() => new Date().toISOString()))();
   const states = db.collection<HarvestState>(HARVESTS);

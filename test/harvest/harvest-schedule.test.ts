@@ -117,7 +117,9 @@ describe('HSDS_HARVEST', () => {
       loadConfig({
         HSDS_HARVEST: JSON.stringify([{ url: 'https://a:s3cret@feed.example.org', interval_minutes: 60 }]),
       }),
-    ).toThrow(/HSDS_HARVEST\.0\.url: credentials go in headers/);
+    ).toThrow(
+      /HSDS_HARVEST\.0\.url: the feed URL must not hold credentials|HSDS_HARVEST\.0\.url: must not hold credentials/,
+    );
     expect(() =>
       loadConfig({
         HSDS_HARVEST: JSON.stringify([{ url: 'https://feed.example.org', interval_minutes: 0 }]),

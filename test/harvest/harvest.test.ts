@@ -103,11 +103,14 @@ describe('harvesting a feed of the required endpoints only', () => {
     const feed = requiredOnlyFeed(services, seen);
     const url = await listening(feed);
     try {
+      const started = Date.now();
       const report = await harvest(db, url, {
         source: 'required-only',
         headers: { Authorization: 'Bearer s3cret' },
         firstRetryMs: 20,
       });
+      // The 429's Retry-After (1 s) was waited out, not the 20 ms of the client's own backoff.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
       expect(report.harvest).toMatchObject({ servicesBy: 'records' });
       expect(report.harvest.unreadable).toBeUndefined();
       expect(report.harvest.warnings).toEqual([
@@ -148,10 +151,61 @@ describe('harvesting a feed of the required endpoints only', () => {
       expect(report.harvest.unreadable).toMatch(/answered 503, 3 times/);
       expect(report.replace?.refused).toMatch(/rejected or could not be read/);
       expect(await db.collection('services').countDocuments()).toBe(3);
-      expect(requests).toBe(1 + 3);
+      // The root, the NDJSON probe (asked once), the first page three times.
+      expect(requests).toBe(1 + 1 + 3);
       // Not a successful harvest: the next one is not incremental.
       expect(await db.collection('import.harvests').countDocuments()).toBe(0);
     } finally {
+      feed.close();
+    }
+  });
+
+  it('reads full pages under a path prefix without total_pages, and refuses a list that does not page', async () => {
+    const { db } = await freshApp();
+    let ignorePaging = false;
+    const feed = createServer((request, response) => {
+      const url = new URL(request.url!, 'http://feed');
+      const send = (status: number, body: unknown) => {
+        response.writeHead(status, { 'Content-Type': 'application/json' });
+        response.end(JSON.stringify(body));
+      };
+      if (url.pathname === '/api/') return send(200, { version: '3.0' });
+      if (url.pathname !== '/api/services') return send(404, {});
+      if (url.searchParams.get('format') === 'ndjson') return send(400, { error: 'no such format' });
+      const page = ignorePaging ? 1 : Number(url.searchParams.get('page'));
+      // At most 4 a page, full records, and no total_pages: read until a short page.
+      send(200, { contents: generated.slice((page - 1) * 4, page * 4) });
+    });
+    const base = await listening(feed);
+    try {
+      const report = await harvest(db, `${base}api`, { source: 'prefixed' });
+      expect(report.harvest).toMatchObject({ servicesBy: 'full pages' });
+      expect(report.harvest.unreadable).toBeUndefined();
+      expect(report.byType.service).toMatchObject({ inserted: 30, rejected: 0 });
+
+      ignorePaging = true;
+      const again = await harvest(db, `${base}api/`, { source: 'prefixed', full: true });
+      expect(again.harvest.unreadable).toMatch(/the same page again: the list does not page/);
+    } finally {
+      feed.close();
+    }
+  });
+
+  it('gives up on a feed that never answers, after its timeout, each attempt', async () => {
+    const { db } = await freshApp();
+    const feed = createServer((request, response) => {
+      if (request.url === '/') {
+        response.writeHead(200, { 'Content-Type': 'application/json' });
+        response.end('{"version":"3.0"}');
+      }
+      // Anything else: never an answer.
+    });
+    const url = await listening(feed);
+    try {
+      const report = await harvest(db, url, { timeoutMs: 200, attempts: 2, firstRetryMs: 10 });
+      expect(report.harvest.unreadable).toMatch(/no answer in time, 2 times/);
+    } finally {
+      feed.closeAllConnections();
       feed.close();
     }
   });
