@@ -14,8 +14,9 @@ import { failureMessage } from '../src/failure-message.ts';
 import { harvest } from '../src/harvest/harvest.ts';
 import { feedUrlProblem, sendableHeaderValue } from '../src/harvest/feed-url.ts';
 import { recordedHarvest } from '../src/harvest/harvest-entries.ts';
-import { SOURCE_NAME_RULE, sourceName } from '../src/ingest/source-name.ts';
 import { withDatabase } from './cli/database.ts';
+import { loggedOutageRetry } from './cli/outages.ts';
+import { sourceOptionsProblem } from './cli/source-options.ts';
 import { withProgress } from './cli/progress.ts';
 import { printReport } from './cli/report.ts';
 
@@ -47,12 +48,9 @@ async function main(): Promise<number> {
     console.error(`<base-url> ${problem}\n${USAGE}`);
     return 2;
   }
-  if (values.source !== undefined && !sourceName.safeParse(values.source).success) {
-    console.error(`--source ${SOURCE_NAME_RULE}\n${USAGE}`);
-    return 2;
-  }
-  if (values.force && !values.replace) {
-    console.error(`--force goes with --replace\n${USAGE}`);
+  const sourceProblem = sourceOptionsProblem(values);
+  if (sourceProblem !== undefined) {
+    console.error(`${sourceProblem}\n${USAGE}`);
     return 2;
   }
   const headers: Record<string, string> = {};
@@ -99,14 +97,7 @@ async function main(): Promise<number> {
           timeoutMs,
           workers: importWorkers,
           onProgress,
-          outages: {
-            forMs: importOutageMs,
-            onRetry: (error, retryInMs) =>
-              logger.warn(
-                { reason: (error as Error).message, retryInMs, givesUpAfterMs: importOutageMs },
-                'the database is out of reach; retrying',
-              ),
-          },
+          outages: loggedOutageRetry(logger, importOutageMs),
         }),
       ),
     );

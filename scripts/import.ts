@@ -13,10 +13,11 @@ import { parseArgs } from 'node:util';
 import { importRecords } from '../src/ingest/import.ts';
 import { recordTypes, type RecordType } from '../src/ingest/record-type.ts';
 import { readInputPath } from '../src/ingest/sources/input-path.ts';
-import { SOURCE_NAME_RULE, sourceName } from '../src/ingest/source-name.ts';
 import { failureMessage } from '../src/failure-message.ts';
 import { MAX_IMPORT_WORKERS } from '../src/config.ts';
 import { withDatabase } from './cli/database.ts';
+import { loggedOutageRetry } from './cli/outages.ts';
+import { sourceOptionsProblem } from './cli/source-options.ts';
 import { withProgress } from './cli/progress.ts';
 import { printReport } from './cli/report.ts';
 
@@ -44,12 +45,9 @@ async function main(): Promise<number> {
     console.error(`--type must be one of ${recordTypes.join(', ')}\n${USAGE}`);
     return 2;
   }
-  if (values.source !== undefined && !sourceName.safeParse(values.source).success) {
-    console.error(`--source ${SOURCE_NAME_RULE}\n${USAGE}`);
-    return 2;
-  }
-  if (values.force && !values.replace) {
-    console.error(`--force goes with --replace\n${USAGE}`);
+  const sourceProblem = sourceOptionsProblem(values);
+  if (sourceProblem !== undefined) {
+    console.error(`${sourceProblem}\n${USAGE}`);
     return 2;
   }
   const batchSize = values['batch-size'] === undefined ? undefined : Number(values['batch-size']);
@@ -79,14 +77,7 @@ async function main(): Promise<number> {
         batchSize,
         workers: workers ?? importWorkers,
         onProgress,
-        outages: {
-          forMs: importOutageMs,
-          onRetry: (error, retryInMs) =>
-            logger.warn(
-              { reason: (error as Error).message, retryInMs, givesUpAfterMs: importOutageMs },
-              'the database is out of reach; retrying',
-            ),
-        },
+        outages: loggedOutageRetry(logger, importOutageMs),
       }),
     );
     printReport(report);

@@ -10,8 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANGE_CLOCK, CHANGES } from '../../src/db/collections.ts';
 import { rebuildAllDocuments } from '../../src/ingest/rebuild-all.ts';
 import { purgeChanges, recordChanges } from '../../src/db/change-feed.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
-import { randomDatabaseName, startTestDatabase, type TestDatabase } from '../support/database.ts';
+import { appsOnOneServer, type TestApp } from '../support/app.ts';
 import { importLines } from '../support/import.ts';
 import { defaultDocument } from '../openapi/default-document.ts';
 import { documentValidator } from '../openapi/document-validator.ts';
@@ -20,23 +19,10 @@ import { responseSchemaPath } from '../openapi/response-schema.ts';
 const document = defaultDocument('http://localhost');
 const validate = documentValidator(document);
 
-let shared: TestDatabase;
-const apps: TestApp[] = [];
-beforeAll(async () => {
-  shared = await startTestDatabase();
-});
-afterAll(async () => {
-  for (const app of apps) await app.close();
-  await shared?.close();
-});
-
-/** The real app on a database of its own (the feed is the database's), sharing one server. */
-async function freshApp(stopping?: AbortSignal): Promise<{ app: TestApp; db: Db }> {
-  const db = shared.client.db(randomDatabaseName());
-  const app = await startTestApp({}, { sharing: { ...shared, db }, stopping });
-  apps.push(app);
-  return { app, db };
-}
+const apps = appsOnOneServer();
+beforeAll(() => apps.start());
+afterAll(() => apps.close());
+const freshApp = (stopping?: AbortSignal) => apps.fresh(stopping);
 
 const id = (n: number) => `c4a90000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const organization = (n: number) => ({

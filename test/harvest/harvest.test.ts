@@ -6,35 +6,20 @@
  * body, an invalid record), and one that never answers.
  */
 import { createServer } from 'node:http';
-import type { Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serviceNdjsonChunks } from '../../scripts/generator/ndjson-chunks.ts';
 import { harvest } from '../../src/harvest/harvest.ts';
 import type { Json } from '../../src/json.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
-import { randomDatabaseName, startTestDatabase, type TestDatabase } from '../support/database.ts';
+import { appsOnOneServer, type TestApp } from '../support/app.ts';
 import { importLines } from '../support/import.ts';
 import { listening, requiredOnlyFeed } from '../support/fake-feed.ts';
 
 const RESOURCES = ['services', 'organizations', 'service_at_locations', 'taxonomies', 'taxonomy_terms'];
 
-let shared: TestDatabase;
-const apps: TestApp[] = [];
-beforeAll(async () => {
-  shared = await startTestDatabase();
-});
-afterAll(async () => {
-  for (const app of apps) await app.close();
-  await shared?.close();
-});
-
-/** The real app on a database of its own, sharing one database server. */
-async function freshApp(): Promise<{ app: TestApp; db: Db }> {
-  const db = shared.client.db(randomDatabaseName());
-  const app = await startTestApp({}, { sharing: { ...shared, db } });
-  apps.push(app);
-  return { app, db };
-}
+const apps = appsOnOneServer();
+beforeAll(() => apps.start());
+afterAll(() => apps.close());
+const freshApp = (stopping?: AbortSignal) => apps.fresh(stopping);
 
 const generated = [...serviceNdjsonChunks(30, 9)]
   .join('')

@@ -6,7 +6,8 @@ import { loadConfig } from '../../src/config.ts';
 import { Database } from '../../src/db/database.ts';
 import { createHttpServer } from '../../src/http/server.ts';
 import { createLogger } from '../../src/log.ts';
-import { startTestDatabase, type TestDatabase } from './database.ts';
+import type { Db } from 'mongodb';
+import { randomDatabaseName, startTestDatabase, type TestDatabase } from './database.ts';
 
 export interface TestApp {
   /** Base URL of the listening app, e.g. http://127.0.0.1:54321 */
@@ -65,6 +66,30 @@ export async function startTestApp(
       await new Promise((resolve) => server.close(resolve));
       await database.close();
       if (!sharing) await testDatabase.close();
+    },
+  };
+}
+
+/**
+ * Apps each on a database of its own, all on one database server (a feed, a directory, is a database's):
+ * `start` in a beforeAll, `close` in an afterAll, `fresh` in each test.
+ */
+export function appsOnOneServer() {
+  let shared: TestDatabase | undefined;
+  const apps: TestApp[] = [];
+  return {
+    async start() {
+      shared = await startTestDatabase();
+    },
+    async close() {
+      for (const app of apps) await app.close();
+      await shared?.close();
+    },
+    async fresh(stopping?: AbortSignal): Promise<{ app: TestApp; db: Db }> {
+      const db = shared!.client.db(randomDatabaseName());
+      const app = await startTestApp({}, { sharing: { ...shared!, db }, stopping });
+      apps.push(app);
+      return { app, db };
     },
   };
 }
