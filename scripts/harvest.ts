@@ -12,7 +12,8 @@
 import { parseArgs } from 'node:util';
 import { failureMessage } from '../src/failure-message.ts';
 import { harvest } from '../src/harvest/harvest.ts';
-import { feedUrlProblem, sendableHeaderValue } from '../src/harvest/feed-url.ts';
+import { replaceUnder } from '../src/ingest/import.ts';
+import { feedUrlProblem, headerProblem } from '../src/harvest/feed-url.ts';
 import { recordedHarvest } from '../src/harvest/harvest-entries.ts';
 import { withDatabase } from './cli/database.ts';
 import { loggedOutageRetry } from './cli/outages.ts';
@@ -54,14 +55,17 @@ async function main(): Promise<number> {
     return 2;
   }
   const headers: Record<string, string> = {};
-  for (const header of values.header) {
-    const match = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):\s*(.*)$/s.exec(header);
-    if (!match || !sendableHeaderValue(match[2]!)) {
+  for (const [index, header] of values.header.entries()) {
+    const colon = header.indexOf(':');
+    const name = header.slice(0, Math.max(colon, 0));
+    const value = header.slice(colon + 1).trimStart();
+    const problem = colon < 0 ? 'no colon' : headerProblem(name, value);
+    if (problem !== undefined) {
       // The value is not echoed: it may be a credential.
-      console.error(`--header must be 'Name: value' (header ${Object.keys(headers).length + 1})\n${USAGE}`);
+      console.error(`--header must be 'Name: value' (header ${index + 1}: ${problem})\n${USAGE}`);
       return 2;
     }
-    headers[match[1]!] = match[2]!;
+    headers[name] = value;
   }
   const concurrency = Number(values.concurrency);
   if (!/^\d+$/.test(values.concurrency) || concurrency < 1 || concurrency > 64) {
@@ -75,23 +79,21 @@ async function main(): Promise<number> {
   }
 
   return withDatabase(async (db, logger, config) => {
-    const { importOutageMs, importWorkers, replaceMaxMissingShare, tombstoneDays } = config;
+    const { importOutageMs, importWorkers } = config;
     const call = {
       url,
       ...(values.source === undefined ? {} : { source: values.source }),
       full: values.full,
       replace: values.replace,
       force: values.force,
-      headerNames: Object.keys(headers),
+      headers,
     };
     const report = await withProgress('harvesting', 'records read', (onProgress) =>
       recordedHarvest(db, logger, config.metaSystem, call, () =>
         harvest(db, url, {
           source: values.source,
           full: values.full,
-          ...(values.replace
-            ? { replace: { force: values.force, maxMissingShare: replaceMaxMissingShare, tombstoneDays } }
-            : {}),
+          ...(values.replace ? replaceUnder(config, values.force) : {}),
           headers,
           concurrency,
           timeoutMs,

@@ -10,7 +10,7 @@
  * process or another takes it over; a failover) is waited out, for up to HSDS_IMPORT_OUTAGE_MS.
  */
 import { parseArgs } from 'node:util';
-import { importRecords } from '../src/ingest/import.ts';
+import { importRecords, replaceUnder } from '../src/ingest/import.ts';
 import { recordTypes, type RecordType } from '../src/ingest/record-type.ts';
 import { readInputPath } from '../src/ingest/sources/input-path.ts';
 import { failureMessage } from '../src/failure-message.ts';
@@ -65,15 +65,13 @@ async function main(): Promise<number> {
   // A step that fails for the database being out of reach is retried for HSDS_IMPORT_OUTAGE_MS, then the
   // CLI stops (exit 2, what it wrote kept for a rerun to complete): a takeover takes a few seconds.
   return withDatabase(async (db, logger, config) => {
-    const { importOutageMs, importWorkers, replaceMaxMissingShare, tombstoneDays } = config;
+    const { importOutageMs, importWorkers } = config;
     const report = await withProgress('importing', 'records read', (onProgress) =>
       importRecords(db, inputs(positionals), {
         dryRun: values['dry-run'],
         type: values.type as RecordType | undefined,
         source: values.source,
-        ...(values.replace
-          ? { replace: { force: values.force, maxMissingShare: replaceMaxMissingShare, tombstoneDays } }
-          : {}),
+        ...(values.replace ? replaceUnder(config, values.force) : {}),
         batchSize,
         workers: workers ?? importWorkers,
         onProgress,

@@ -4,7 +4,7 @@ import { booleanFlag } from './boolean-flag.ts';
 import { LOGIN_PATTERN, LOGIN_RULE } from './management/user-input.ts';
 import { DEFAULT_MAX_MISSING_SHARE } from './ingest/replace.ts';
 import { sourceName } from './ingest/source-name.ts';
-import { feedUrlProblem, sendableHeaderValue } from './harvest/feed-url.ts';
+import { feedUrlProblem, headerProblem } from './harvest/feed-url.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
 
@@ -18,7 +18,13 @@ const HarvestFeed = z
     source: sourceName.optional(),
     interval_minutes: z.number().min(1).max(525_600),
     headers: z
-      .record(z.string(), z.string().refine(sendableHeaderValue, 'must hold no line break or NUL'))
+      .record(z.string(), z.string())
+      .superRefine((headers, context) => {
+        for (const [name, value] of Object.entries(headers)) {
+          const problem = headerProblem(name, value);
+          if (problem !== undefined) context.addIssue({ code: 'custom', message: problem, path: [name] });
+        }
+      })
       .default({}),
     full: z.boolean().default(false),
     replace: z.boolean().default(false),

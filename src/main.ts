@@ -40,11 +40,7 @@ async function main(config: Config): Promise<void> {
       if (config.seed) await seedSampleData(database.db, logger);
       prepared = true;
       if (config.harvests.length > 0) {
-        harvests = scheduleHarvests(database.db, config.harvests, {
-          logger,
-          system: config.metaSystem,
-          replace: { maxMissingShare: config.replaceMaxMissingShare, tombstoneDays: config.tombstoneDays },
-        });
+        harvests = scheduleHarvests(database.db, config.harvests, { logger, config });
       }
     },
     {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from 'mongodb';
 import { CHANGE_CLOCK, CHANGES } from './collections.ts';
+import { chunked } from '../async-iterables.ts';
 import { markDirectoryChanged } from './directory-generation.ts';
 import { retentionCutoff } from './tombstones.ts';
 
@@ -97,12 +98,6 @@ export async function publishChanges(db: Db, through: number): Promise<void> {
   await clocks(db).updateOne({ _id: CLOCK_ID }, { $max: { published: through } });
 }
 
-/** Whether places were taken and not published: a writer stopped between its entries and its publishing. */
-export async function hasUnpublishedChanges(db: Db): Promise<boolean> {
-  const clock = await clocks(db).findOne({ _id: CLOCK_ID }, { projection: { last: 1, published: 1 } });
-  return clock !== null && clock.last > clock.published;
-}
-
 /**
  * Settles what a writer that stopped (killed, its lease lost) recorded and did not publish, before the
  * next writer publishes anything: an entry its documents contradict is dropped (an upsert of a record not
@@ -110,15 +105,16 @@ export async function hasUnpublishedChanges(db: Db): Promise<boolean> {
  * published. Whatever the writer did write is then in the feed; what it did not, the import that finishes
  * its pending changes records again when it writes it. Called by the writer holding the import lease.
  */
-export async function settleUnpublished(db: Db): Promise<void> {
+export async function settleUnpublished(db: Db, beforeSettling?: () => Promise<void>): Promise<void> {
   const clock = await clocks(db).findOne({ _id: CLOCK_ID });
   if (!clock || clock.last <= clock.published) return;
+  // Only when there is something to settle: a writer confirms its lease before it writes.
+  await beforeSettling?.();
   const unpublished = changes(db)
     .find({ _id: { $gt: clock.published, $lte: clock.last } })
     .sort({ _id: 1 })
     .batchSize(SETTLED_TOGETHER);
-  let batch: StoredChange[] = [];
-  const settle = async () => {
+  for await (const batch of chunked(unpublished, SETTLED_TOGETHER)) {
     const contradicted: number[] = [];
     for (const [resource, entries] of byResource(batch)) {
       const served = new Set<string>();
@@ -130,13 +126,7 @@ export async function settleUnpublished(db: Db): Promise<void> {
         if (served.has(entry.id) !== (entry.op === 'upsert')) contradicted.push(entry._id);
     }
     if (contradicted.length > 0) await changes(db).deleteMany({ _id: { $in: contradicted } });
-    batch = [];
-  };
-  for await (const entry of unpublished) {
-    batch.push(entry);
-    if (batch.length === SETTLED_TOGETHER) await settle();
   }
-  await settle();
   // The stopped writer may have written documents and not marked them: caches must drop what they kept.
   await markDirectoryChanged(db);
   await publishChanges(db, clock.last);

@@ -15,7 +15,8 @@ interface Tombstone {
 
 const tombstones = (db: Db) => db.collection<Tombstone>(TOMBSTONES);
 const keyOf = (collection: string, id: string) => `${collection}:${id}`;
-const DAY_MS = 24 * 60 * 60 * 1000;
+/** A day, in milliseconds: retentions are counted in days. */
+export const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Records the deletion of the served records among these rows (their roots'), at `at`. */
 export async function recordTombstones(

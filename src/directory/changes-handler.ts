@@ -36,10 +36,13 @@ export const ChangesQuery = z.strictObject({
  * then live ones as they are published, resumed after `Last-Event-ID` when the client reconnects.
  */
 export function changesHandler({ db, stopping }: QueryContext, cache?: ResponseCache) {
-  /** The published range after a position, and this server's kept answers no older than its changes. */
+  /**
+   * The published range after a position; when it has changes, this server's kept answers are made no
+   * older than they are, for the client fetching the records they name.
+   */
   const readRange = async (from: FeedPosition | undefined) => {
     const range = await feedRange(db, from);
-    await cache?.catchUp(performance.now());
+    if (range.through > range.after) await cache?.catchUp(performance.now());
     return range;
   };
   return async (ctx: Context) => {
@@ -51,9 +54,13 @@ export function changesHandler({ db, stopping }: QueryContext, cache?: ResponseC
     sendEventStream(ctx, stopping, async function* (signal) {
       let from = after;
       let quietSince = Date.now();
+      // The first pass reads the range already checked.
+      let next: FeedRange | undefined = range;
       while (!signal.aborted) {
         let sent = 0;
-        for await (const line of changesIn(db, await readRange(from), limit)) {
+        const reading = next ?? (await readRange(from));
+        next = undefined;
+        for await (const line of changesIn(db, reading, limit)) {
           sent++;
           from = parseCursor(line.cursor);
           yield { id: line.cursor, data: JSON.stringify(line) } satisfies ServerSentEvent;

@@ -9,5 +9,9 @@ export function feedUrlProblem(url: URL): string | undefined {
   return undefined;
 }
 
-/** Whether a header value can be sent: no line breaks or NULs. */
-export const sendableHeaderValue = (value: string) => !/[\r\n\0]/.test(value);
+/** What is wrong with a header to send, if anything; never quoting the value (a credential). */
+export function headerProblem(name: string, value: string): string | undefined {
+  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) return 'its name is not a header name';
+  if (/[\r\n\0]/.test(value)) return 'its value holds a line break or NUL';
+  return undefined;
+}

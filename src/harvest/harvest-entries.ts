@@ -13,8 +13,8 @@ export interface HarvestCall {
   full?: boolean;
   replace?: boolean;
   force?: boolean;
-  /** The names of the headers sent: their values (credentials) are never recorded. */
-  headerNames: string[];
+  /** The headers sent: recorded by name only, their values (credentials) never. */
+  headers: Record<string, string>;
 }
 
 /**
@@ -31,7 +31,7 @@ export async function recordedHarvest(
 ): Promise<HarvestReport> {
   const imports = new ImportEntries(new MetaEntries(db), logger);
   const at = new Date();
-  const { headerNames, ...parameters } = call;
+  const { headers, ...parameters } = call;
   const entry = await imports.open({
     timestamp: dayOf(at),
     recorded_at: at.toISOString(),
@@ -39,7 +39,7 @@ export async function recordedHarvest(
     path: '/harvest',
     verb: 'POST',
     request_parameters: JSON.stringify(parameters),
-    request_headers: JSON.stringify(Object.fromEntries(headerNames.map((name) => [name, REDACTED]))),
+    request_headers: JSON.stringify(Object.fromEntries(Object.keys(headers).map((name) => [name, REDACTED]))),
     request_body: '',
   });
   const outcome: { report?: HarvestReport; error?: unknown } = {};

@@ -2,7 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from 'mongodb';
 import type { Logger } from 'pino';
 import { failureMessage } from '../failure-message.ts';
-import type { OutageRetry, ReplaceOptions } from '../ingest/import.ts';
+import type { Config } from '../config.ts';
+import { replaceUnder } from '../ingest/import.ts';
 import { harvest } from './harvest.ts';
 import { recordedHarvest } from './harvest-entries.ts';
 
@@ -19,11 +20,8 @@ export interface ScheduledFeed {
 
 export interface ScheduleOptions {
   logger: Logger;
-  /** The meta entries' `system`. */
-  system: string;
-  /** The replace rules of the configuration (share allowed missing, tombstones' retention). */
-  replace: Omit<ReplaceOptions, 'force'>;
-  outages?: OutageRetry;
+  /** The meta entries' `system`, the replace rules, the import's validation workers. */
+  config: Pick<Config, 'metaSystem' | 'replaceMaxMissingShare' | 'tombstoneDays' | 'importWorkers'>;
 }
 
 /**
@@ -35,7 +33,7 @@ export interface ScheduleOptions {
 export function scheduleHarvests(
   db: Db,
   feeds: readonly ScheduledFeed[],
-  { logger, system, replace, outages }: ScheduleOptions,
+  { logger, config }: ScheduleOptions,
 ): { stop(): Promise<void> } {
   const stopping = new AbortController();
   const nextAt = feeds.map(() => Date.now());
@@ -46,15 +44,15 @@ export function scheduleHarvests(
       full: feed.full,
       replace: feed.replace,
       force: feed.force,
-      headerNames: Object.keys(feed.headers),
+      headers: feed.headers,
     };
-    const report = await recordedHarvest(db, logger, system, call, () =>
+    const report = await recordedHarvest(db, logger, config.metaSystem, call, () =>
       harvest(db, feed.url, {
         source: feed.source,
         full: feed.full,
-        ...(feed.replace ? { replace: { ...replace, force: feed.force } } : {}),
+        ...(feed.replace ? replaceUnder(config, feed.force) : {}),
         headers: feed.headers,
-        outages,
+        workers: config.importWorkers,
       }),
     );
     const summary = {

@@ -13,7 +13,7 @@ import { HttpProblem, invalidParameter } from '../http/problem.ts';
 import { describeCall } from '../meta/call-description.ts';
 import { MetaEntries } from '../meta/entries.ts';
 import type { ProtocolDependencies } from '../protocols.ts';
-import { importRecords } from './import.ts';
+import { importRecords, replaceUnder } from './import.ts';
 import { ImportEntries } from './import-entries.ts';
 import { ImportLeaseLost } from './import-lease.ts';
 import type { InputRecord } from './input-record.ts';
@@ -101,15 +101,7 @@ export function importRoutes({
         dryRun: options.dry_run,
         type: options.type,
         source: options.source,
-        ...(options.mode === 'replace'
-          ? {
-              replace: {
-                force: options.force,
-                maxMissingShare: config.replaceMaxMissingShare,
-                tombstoneDays: config.tombstoneDays,
-              },
-            }
-          : {}),
+        ...(options.mode === 'replace' ? replaceUnder(config, options.force) : {}),
         workers: config.importWorkers,
       }).finally(release);
     if (options.wait) {

@@ -1,3 +1,4 @@
+import type { Config } from '../config.ts';
 import type { Db, ObjectId } from 'mongodb';
 import pLimit from 'p-limit';
 import { entityKey, isRootEntity } from '../hsds/entities.ts';
@@ -74,6 +75,14 @@ export interface ImportOptions {
    */
   replace?: ReplaceOptions;
 }
+
+/** A replacing import's options under the configured rules (HSDS_REPLACE_MAX_MISSING, HSDS_TOMBSTONE_DAYS). */
+export const replaceUnder = (
+  { replaceMaxMissingShare, tombstoneDays }: Pick<Config, 'replaceMaxMissingShare' | 'tombstoneDays'>,
+  force: boolean,
+): Pick<ImportOptions, 'replace'> => ({
+  replace: { force, maxMissingShare: replaceMaxMissingShare, tombstoneDays },
+});
 
 export interface ReplaceOptions {
   /** Delete even when the input lacks more than `maxMissingShare` of the source's records. */
@@ -209,15 +218,6 @@ async function runLeased(
   const report = emptyReport(options.dryRun ?? false, source);
   const startedAt = now();
   if (lease) await retryingOutages(options.outages, () => sourceLoadStarted(db, source, startedAt));
-  const seen = options.replace
-    ? await retryingOutages(options.outages, () => SeenRecords.start(db))
-    : undefined;
-  // Counted before the load adds any: the share a replace may find missing is of what the source had.
-  const sourceHad = seen
-    ? await retryingOutages(options.outages, async () =>
-        [...(await sourceRecordCounts(db, source)).values()].reduce((sum, count) => sum + count, 0),
-      )
-    : undefined;
   let notices = 0;
   const { outages } = options;
   // Skipping records given again unchanged relies on documents being up to date with the rows: not when
@@ -225,6 +225,14 @@ async function runLeased(
   const settled = lease
     ? await retryingOutages(outages, () => finishLeftPending(db, lease, now, report))
     : !(await hasLeftPending(db));
+  // After what was left pending (a stopped replace's deletions among it), before the load adds anything:
+  // the share a replace may find missing is of what the source had.
+  const seen = options.replace ? await retryingOutages(outages, () => SeenRecords.start(db)) : undefined;
+  const sourceHad = seen
+    ? await retryingOutages(outages, async () =>
+        [...(await sourceRecordCounts(db, source)).values()].reduce((sum, count) => sum + count, 0),
+      )
+    : undefined;
 
   let batch: BatchEntry[] = [];
   let batchText = 0;

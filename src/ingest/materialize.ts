@@ -22,7 +22,6 @@ import { WorkBehind } from './work-behind.ts';
 import { markDirectoryChanged } from '../db/directory-generation.ts';
 import {
   compactChanges,
-  hasUnpublishedChanges,
   publishChanges,
   recordChanges,
   settleUnpublished,
@@ -115,10 +114,7 @@ export async function materialize(
   // Each chunk's documents are written while the next chunk is composed.
   const writes = new WorkBehind();
   try {
-    if (await hasUnpublishedChanges(db)) {
-      await beforeWrite?.();
-      await settleUnpublished(db);
-    }
+    await settleUnpublished(db, beforeWrite);
     for (const root of rootEntities) {
       // Services at location are taken from the services written here; those not kept in memory (past
       // MAX_FRESH_SERVICES, or removed) are read back, once their writes have landed.

@@ -111,7 +111,7 @@ export async function planRowChanges(db: Db, batch: Decomposition[]): Promise<Ro
       const before = existing.get(entity)?.get(id);
       if (before && sameRow(before, row)) continue;
       // A row another source now loads too: written, but nothing served changed.
-      if (before && sameRow(withoutSources(before), withoutSources(row))) {
+      if (before && !sameSources(before, row) && sameRow(withoutSources(before), withoutSources(row))) {
         if (!writes.has(entity)) writes.set(entity, []);
         writes.get(entity)!.push(row);
         continue;
@@ -226,6 +226,13 @@ function unitedSources(stored: Row, row: Row): string[] | undefined {
   const now = (row[SOURCES] as string[] | undefined) ?? [];
   if (now.every((source) => before.includes(source))) return before.length > 0 ? before : undefined;
   return [...new Set([...before, ...now])].sort();
+}
+
+/** Whether two rows name the same sources (in any order). */
+function sameSources(a: Row, b: Row): boolean {
+  const first = (a[SOURCES] as string[] | undefined) ?? [];
+  const second = new Set((b[SOURCES] as string[] | undefined) ?? []);
+  return first.length === second.size && first.every((source) => second.has(source));
 }
 
 function withoutSources(row: Row): Row {

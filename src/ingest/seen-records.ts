@@ -1,3 +1,5 @@
+import { DUPLICATE_KEY } from '../db/duplicate-key.ts';
+import { DAY_MS } from '../db/tombstones.ts';
 import { MongoBulkWriteError, ObjectId, type Collection, type Db } from 'mongodb';
 import { entityKey, type EntityType } from '../hsds/entities.ts';
 
@@ -5,7 +7,7 @@ import { entityKey, type EntityType } from '../hsds/entities.ts';
 const SEEN_PREFIX = 'import.seen.';
 
 /** A load's seen records are dropped at its end; those of a load that stopped, by a later load after a day. */
-const STALE_AFTER_MS = 24 * 60 * 60 * 1000;
+const STALE_AFTER_MS = DAY_MS;
 
 /**
  * The records a replacing load contained (`entity:id` of each record's root row), kept in the database
@@ -61,5 +63,5 @@ export class SeenRecords {
 
 function onlyDuplicates(error: MongoBulkWriteError): boolean {
   const errors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
-  return errors.length > 0 && errors.every((writeError) => writeError.code === 11000);
+  return errors.length > 0 && errors.every((writeError) => writeError.code === DUPLICATE_KEY);
 }

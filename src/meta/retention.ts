@@ -1,8 +1,8 @@
 import type { Db } from 'mongodb';
 import type { Logger } from 'pino';
+import { DAY_MS } from '../db/tombstones.ts';
 import { MetaEntries } from './entries.ts';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 /** How often old entries are looked for: the log may overrun its retention by this much. */
 const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
 

@@ -78,5 +78,25 @@ describe('npm run harvest', () => {
     const notUrl = runHarvest(['feed.example.org']);
     expect(await notUrl.exited).toBe(2);
     expect(notUrl.output()).toMatch(/must be an http or https URL/);
+    for (const [args, message] of [
+      [['https://feed.example.org/api?key=K'], /must not have a query or fragment/],
+      [['https://user:pw@feed.example.org/'], /must not hold credentials/],
+      [['https://a.example.org/', 'https://b.example.org/'], /usage: npm run harvest/],
+      [['https://feed.example.org/', '--concurrency', '0'], /--concurrency must be an integer from 1 to 64/],
+      [
+        ['https://feed.example.org/', '--timeout-ms', '50'],
+        /--timeout-ms must be an integer of at least 100/,
+      ],
+      [
+        ['https://feed.example.org/', '--header', 'Bad Name: s3cret'],
+        /header 1: its name is not a header name/,
+      ],
+      [['https://feed.example.org/', '--force'], /--force goes with --replace/],
+    ] as const) {
+      const refused = runHarvest([...args]);
+      expect(await refused.exited, args.join(' ')).toBe(2);
+      expect(refused.output()).toMatch(message);
+      expect(refused.output()).not.toContain('s3cret');
+    }
   }, 60_000);
 });

@@ -61,7 +61,7 @@ describe('scheduled harvests', () => {
           headers: { Authorization: 'Bearer s3cret' },
         },
       ],
-      { logger, system: 'test', replace: {} },
+      { logger, config: { ...loadConfig({}), metaSystem: 'test' } },
     );
     try {
       await waitFor(
@@ -113,6 +113,19 @@ describe('HSDS_HARVEST', () => {
       },
     ]);
     expect(() => loadConfig({ HSDS_HARVEST: '[{' })).toThrow(/HSDS_HARVEST: must be a JSON array of feeds/);
+    const refused = (feed: object) => () => loadConfig({ HSDS_HARVEST: JSON.stringify([feed]) });
+    const feed = { url: 'https://feed.example.org', interval_minutes: 60 };
+    expect(refused({ ...feed, force: true })).toThrow(/HSDS_HARVEST\.0: force goes with replace/);
+    expect(refused({ ...feed, url: 'ftp://feed.example.org' })).toThrow(
+      /HSDS_HARVEST\.0\.url: must be http or https/,
+    );
+    expect(refused({ ...feed, headers: { 'Bad Name': 'x' } })).toThrow(
+      /HSDS_HARVEST\.0\.headers\.Bad Name: its name is not a header name/,
+    );
+    expect(refused({ ...feed, headers: { Authorization: 's3cret\nX: y' } })).toThrow(
+      /HSDS_HARVEST\.0\.headers\.Authorization: its value holds a line break or NUL/,
+    );
+    expect(refused({ ...feed, headers: { Authorization: 's3cret\nX: y' } })).not.toThrow(/s3cret/);
     expect(() =>
       loadConfig({
         HSDS_HARVEST: JSON.stringify([{ url: 'https://a:s3cret@feed.example.org', interval_minutes: 60 }]),
