@@ -1,5 +1,6 @@
 /**
- * `npm run bench [-- --count N] [-- --seed S] [-- --data-dir DIR] [-- --seconds T] [-- --concurrency C]`:
+ * `npm run bench [-- --count N] [-- --seed S] [-- --data-dir DIR] [-- --seconds T] [-- --concurrency C]
+ * [-- --streams]`:
  * the read endpoints of the real app (`buildApp`, in a process of its own over a stand-in in another),
  * each against a bare node:http server (also in a process of its own) sending the very responses the app
  * sent for the same paths (body and headers, but `Date` and the connection's), from memory, in the same run.
@@ -31,7 +32,7 @@
  * request sent, and a verdict against each target. Then, not under load, `GET /services?format=ndjson`
  * of every service and again with `full=true`: MB/s (10^6 bytes) and time of the median of three streams
  * read by a single client, and the app process's RSS and heap sampled during them against its RSS just
- * before.
+ * before. `--streams` measures the streams alone (a minute or two, besides the import).
  *
  * The bare server first fetches from the app every path it will be asked for (every record, page, filtered
  * page, proximity search and stream, and the primed unseen queries): half a minute or so, most of it the
@@ -152,6 +153,7 @@ const { values } = parseArgs({
     'data-dir': { type: 'string' },
     seconds: { type: 'string', default: '15' },
     concurrency: { type: 'string', default: '32' },
+    streams: { type: 'boolean', default: false },
   },
 });
 const count = positiveInteger(values.count, 'count');
@@ -428,7 +430,7 @@ try {
   const list = { ratio: 0.3, p99Ms: 100 };
   const unseen = { ratio: 0.2, p99Ms: 200 };
   const proximity = proximityPaths(postcodes, seed);
-  const loads: Load[] = [
+  const allLoads: Load[] = [
     repeatedLoad(
       `GET /services/{id} (random of ${integer(services)})`,
       listing.ids.map((id) => `/services/${encodeURIComponent(id)}`),
@@ -463,6 +465,7 @@ try {
       MANY_CONNECTIONS,
     ),
   ];
+  const loads = values.streams ? [] : allLoads;
   const streamPaths = ['/services?format=ndjson', '/services?format=ndjson&full=true'] as const;
 
   console.log(
@@ -495,98 +498,100 @@ try {
       `${((performance.now() - primingStarted) / 1000).toFixed(1)} s)`,
   );
 
-  console.log(
-    `\nloads: ${WARMUP_SECONDS} s of warm-up on each server, then ${ROUNDS} rounds of ` +
-      `${(seconds / ROUNDS).toFixed(1)} s on each, alternating; app and bare req/s by round:`,
-  );
-  const servers = { app, bare };
   const compared: ComparedLoads[] = [];
-  for (const load of loads) {
-    const result = await compareLoads(servers, standin, load);
-    compared.push(result);
-    const rounds = (server: Server) => result.rates[server].map(rate).join(' ');
+  if (loads.length > 0) {
     console.log(
-      `  ${load.label} (${load.connections}): app ${rounds('app')}; bare ${rounds('bare')}` +
-        (result.settlingSeconds >= 1
-          ? ` (${result.settlingSeconds.toFixed(0)} s waiting for requests left in flight)`
-          : ''),
+      `\nloads: ${WARMUP_SECONDS} s of warm-up on each server, then ${ROUNDS} rounds of ` +
+        `${(seconds / ROUNDS).toFixed(1)} s on each, alternating; app and bare req/s by round:`,
+    );
+    const servers = { app, bare };
+    for (const load of loads) {
+      const result = await compareLoads(servers, standin, load);
+      compared.push(result);
+      const rounds = (server: Server) => result.rates[server].map(rate).join(' ');
+      console.log(
+        `  ${load.label} (${load.connections}): app ${rounds('app')}; bare ${rounds('bare')}` +
+          (result.settlingSeconds >= 1
+            ? ` (${result.settlingSeconds.toFixed(0)} s waiting for requests left in flight)`
+            : ''),
+      );
+    }
+
+    console.log(
+      `\nsummary: req/s are medians of ${ROUNDS} rounds (range); latencies over all rounds, p50 / p99 / max ms; ` +
+        `errors are non-2xx / socket errors / timeouts (> ${TIMEOUT_SECONDS} s)\n`,
+    );
+    console.log(
+      formatTable(
+        [
+          { title: 'load' },
+          { title: 'conns', align: 'right' },
+          { title: 'app req/s', align: 'right' },
+          { title: '(range)', align: 'right' },
+          { title: 'bare req/s', align: 'right' },
+          { title: '(range)', align: 'right' },
+          { title: 'app/bare', align: 'right' },
+          { title: '(rounds)', align: 'right' },
+          { title: 'app ms', align: 'right' },
+          { title: 'bare ms', align: 'right' },
+          { title: 'app errors', align: 'right' },
+          { title: 'bare errors', align: 'right' },
+          { title: 'target' },
+          { title: 'verdict' },
+        ],
+        loads.map((load, index) => {
+          const result = compared[index]!;
+          const roundRatios = result.rates.app.map((rate, round) => rate / result.rates.bare[round]!);
+          return [
+            load.label,
+            String(load.connections),
+            rate(median(result.rates.app)),
+            range(result.rates.app, rate),
+            rate(median(result.rates.bare)),
+            range(result.rates.bare, rate),
+            percent(rateRatio(result)),
+            range(roundRatios, percent),
+            latencies(result.app),
+            latencies(result.bare),
+            failures(result.app),
+            failures(result.bare),
+            targetText(load.target),
+            meets(met(load, result)),
+          ];
+        }),
+      ),
+    );
+
+    console.log(
+      `\nCPU per request sent (µs, requests left in flight at the end of a run included; the client is ` +
+        `autocannon in the bench's process, on ` +
+        `${os.availableParallelism()} cores)\n`,
+    );
+    const us = (value: number) => (Number.isFinite(value) ? integer(value) : '–');
+    console.log(
+      formatTable(
+        [
+          { title: 'load' },
+          { title: 'app', align: 'right' },
+          { title: 'its stand-in', align: 'right' },
+          { title: 'client on app', align: 'right' },
+          { title: 'bare', align: 'right' },
+          { title: 'client on bare', align: 'right' },
+        ],
+        loads.map((load, index) => {
+          const { app: appCpu, bare: bareCpu } = compared[index]!.cpuPerRequest;
+          return [
+            load.label,
+            us(appCpu.server),
+            us(appCpu.standin),
+            us(appCpu.client),
+            us(bareCpu.server),
+            us(bareCpu.client),
+          ];
+        }),
+      ),
     );
   }
-
-  console.log(
-    `\nsummary: req/s are medians of ${ROUNDS} rounds (range); latencies over all rounds, p50 / p99 / max ms; ` +
-      `errors are non-2xx / socket errors / timeouts (> ${TIMEOUT_SECONDS} s)\n`,
-  );
-  console.log(
-    formatTable(
-      [
-        { title: 'load' },
-        { title: 'conns', align: 'right' },
-        { title: 'app req/s', align: 'right' },
-        { title: '(range)', align: 'right' },
-        { title: 'bare req/s', align: 'right' },
-        { title: '(range)', align: 'right' },
-        { title: 'app/bare', align: 'right' },
-        { title: '(rounds)', align: 'right' },
-        { title: 'app ms', align: 'right' },
-        { title: 'bare ms', align: 'right' },
-        { title: 'app errors', align: 'right' },
-        { title: 'bare errors', align: 'right' },
-        { title: 'target' },
-        { title: 'verdict' },
-      ],
-      loads.map((load, index) => {
-        const result = compared[index]!;
-        const roundRatios = result.rates.app.map((rate, round) => rate / result.rates.bare[round]!);
-        return [
-          load.label,
-          String(load.connections),
-          rate(median(result.rates.app)),
-          range(result.rates.app, rate),
-          rate(median(result.rates.bare)),
-          range(result.rates.bare, rate),
-          percent(rateRatio(result)),
-          range(roundRatios, percent),
-          latencies(result.app),
-          latencies(result.bare),
-          failures(result.app),
-          failures(result.bare),
-          targetText(load.target),
-          meets(met(load, result)),
-        ];
-      }),
-    ),
-  );
-
-  console.log(
-    `\nCPU per request sent (µs, requests left in flight at the end of a run included; the client is ` +
-      `autocannon in the bench's process, on ` +
-      `${os.availableParallelism()} cores)\n`,
-  );
-  const us = (value: number) => (Number.isFinite(value) ? integer(value) : '–');
-  console.log(
-    formatTable(
-      [
-        { title: 'load' },
-        { title: 'app', align: 'right' },
-        { title: 'its stand-in', align: 'right' },
-        { title: 'client on app', align: 'right' },
-        { title: 'bare', align: 'right' },
-        { title: 'client on bare', align: 'right' },
-      ],
-      loads.map((load, index) => {
-        const { app: appCpu, bare: bareCpu } = compared[index]!.cpuPerRequest;
-        return [
-          load.label,
-          us(appCpu.server),
-          us(appCpu.standin),
-          us(appCpu.client),
-          us(bareCpu.server),
-          us(bareCpu.client),
-        ];
-      }),
-    ),
-  );
 
   const [plainStream, fullStream] = appStreams as [AppStream, AppStream];
   const [plainBare, fullBare] = bareStreams as [StreamResult, StreamResult];

@@ -12,6 +12,7 @@ import { fullProjection } from '../db/served-fields.ts';
 import { servedBytes, storedBytes, storesWholeRecord } from '../db/served-bytes.ts';
 import { isJsonObject } from '../json.ts';
 import { ownForm, splicedRecords, type SplicedForm } from '../db/spliced-service.ts';
+import { readAhead } from '../db/read-ahead.ts';
 
 const COMMA = Buffer.from(',');
 const PAGE_END = Buffer.from(']}');
@@ -46,7 +47,7 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
         .batchSize(STREAM_BATCH.minimal);
       return await sendJsonArray(
         ctx,
-        mapped(cursor, (service) => ({ id: service.id, modified_date: service.last_modified })),
+        mapped(readAhead(cursor), (service) => ({ id: service.id, modified_date: service.last_modified })),
       );
     }
     const page = parameters.page as number;
@@ -66,7 +67,7 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
           ctx,
           withServices(
             context.db,
-            open(context, endpoint, query, fullProjection, { batchSize: STREAM_BATCH.full }),
+            readAhead(open(context, endpoint, query, fullProjection, { batchSize: STREAM_BATCH.full })),
             fullServices,
           ),
         );
@@ -91,7 +92,7 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
     const forms = (cursor: AsyncIterable<Document>) =>
       splicing ? splicedForms(context.db, cursor, field, batchSize) : storedForms(field, cursor);
     if (parameters.format === 'ndjson') {
-      return await sendNdjson(ctx, forms(open(context, endpoint, query, served, { batchSize })));
+      return await sendNdjson(ctx, forms(readAhead(open(context, endpoint, query, served, { batchSize }))));
     }
     const [total, items] = await Promise.all([
       count(),

@@ -106,9 +106,9 @@ describe('a client that disconnects early', () => {
   it.each([
     ['/services?format=ndjson&full=true', documentCollection.service],
     ['/service_at_locations?format=ndjson&full=true', documentCollection.service_at_location],
-    // Nearest first: a $geoNear aggregation's cursor.
+    // Nearest first: a $geoNear aggregation's cursor, over every service at location (the whole earth).
     [
-      '/service_at_locations?format=ndjson&full=true&postcode=98118&proximity=100000',
+      '/service_at_locations?format=ndjson&full=true&postcode=98118&proximity=20000000',
       documentCollection.service_at_location,
     ],
     // Organizations with their services joined a batch at a time.
