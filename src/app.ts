@@ -89,7 +89,13 @@ export function buildApp({
   const imports = importRoutes(protocols);
   for (const area of [
     directoryRoutes(
-      { db: database.db, gazetteer, tombstoneDays: config.tombstoneDays, stopping },
+      {
+        db: database.db,
+        gazetteer,
+        tombstoneDays: config.tombstoneDays,
+        unknownParameters: config.unknownParameters,
+        stopping,
+      },
       config,
       metrics.registry,
     ),

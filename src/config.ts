@@ -107,6 +107,9 @@ const EnvironmentSchema = z
       .default(300_000),
     HSDS_CORS_ORIGIN: z.string().min(1).default('*'),
     HSDS_CACHE_CONTROL: z.string().min(1).default('public, max-age=60'),
+    HSDS_UNKNOWN_PARAMETERS: z
+      .enum(['reject', 'ignore'], { error: "must be 'reject' or 'ignore'" })
+      .default('reject'),
     HSDS_RESPONSE_CACHE_MB: z.coerce.number().int().min(0).max(1_048_576).default(128),
     HSDS_POSTCODES_FILE: z.string().min(1).optional(),
     HSDS_MANAGEMENT_PREFIX: z
@@ -186,6 +189,8 @@ function toConfig(env: z.infer<typeof EnvironmentSchema>) {
     requestTimeoutMs: env.HSDS_REQUEST_TIMEOUT_MS,
     corsOrigin: env.HSDS_CORS_ORIGIN,
     cacheControl: env.HSDS_CACHE_CONTROL,
+    /** What the core endpoints do with a parameter they do not take: a 400 naming it, or nothing. */
+    unknownParameters: env.HSDS_UNKNOWN_PARAMETERS,
     /** Memory for the directory's answers kept to send again (src/directory/response-cache.ts); 0: none. */
     responseCacheBytes: env.HSDS_RESPONSE_CACHE_MB * 1024 * 1024,
     postcodesFile: env.HSDS_POSTCODES_FILE,

@@ -117,6 +117,14 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ HSDS_RESPONSE_CACHE_MB: bad })).toThrow(/HSDS_RESPONSE_CACHE_MB: /);
   });
 
+  it('refuses unknown parameters of the core endpoints unless told to ignore them', () => {
+    expect(loadConfig({}).unknownParameters).toBe('reject');
+    expect(loadConfig({ HSDS_UNKNOWN_PARAMETERS: 'ignore' }).unknownParameters).toBe('ignore');
+    expect(() => loadConfig({ HSDS_UNKNOWN_PARAMETERS: 'warn' })).toThrow(
+      /HSDS_UNKNOWN_PARAMETERS: must be 'reject' or 'ignore'/,
+    );
+  });
+
   it('refuses what the driver, the timers and links could not use', () => {
     for (const [variable, value, message] of [
       ['MONGODB_URI', 'mongodb://127.0.0.1:27017/?badopt=1', /MONGODB_URI: option badopt is not supported/],

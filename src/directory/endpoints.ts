@@ -3,7 +3,7 @@ import { documentCollection } from '../db/collections.ts';
 import type { Gazetteer } from '../geo/gazetteer.ts';
 import type { RootEntity } from '../hsds/entities.ts';
 import { and, organizationClassification, searchClause, sharedFilter } from './list-filters.ts';
-import type { ParameterName } from './list-params.ts';
+import type { ParameterName, UnknownParameters } from './list-params.ts';
 import { postcodeQuery, type NearPoint } from './postcode-query.ts';
 
 export interface QueryContext {
@@ -11,6 +11,8 @@ export interface QueryContext {
   gazetteer: Gazetteer;
   /** How long a deleted record's id answers 410 (HSDS_TOMBSTONE_DAYS). */
   tombstoneDays: number;
+  /** What a core endpoint does with a parameter it does not take (HSDS_UNKNOWN_PARAMETERS). */
+  unknownParameters: UnknownParameters;
   /** Aborted when the server shuts down: live streams end then, so that it need not wait for them. */
   stopping?: AbortSignal;
 }
@@ -73,7 +75,8 @@ export const endpoints: Endpoint[] = [
     path: '/taxonomies',
     entity: 'taxonomy',
     collection: documentCollection.taxonomy,
-    parameters: COMMON,
+    // `full` is a rule for all core lists (spec 4.1 rule 7): taken, and a taxonomy is whole either way.
+    parameters: [...COMMON, 'full'],
     query: async (parameters) => ({
       filter: typeof parameters.search === 'string' ? searchClause(parameters.search) : {},
     }),
@@ -82,7 +85,7 @@ export const endpoints: Endpoint[] = [
     path: '/taxonomy_terms',
     entity: 'taxonomy_term',
     collection: documentCollection.taxonomy_term,
-    parameters: [...COMMON, 'taxonomy_id', 'top_only', 'parent_id'],
+    parameters: [...COMMON, 'full', 'taxonomy_id', 'top_only', 'parent_id'],
     query: async (parameters) => {
       const clauses: Document[] = [];
       if (typeof parameters.search === 'string') clauses.push(searchClause(parameters.search));

@@ -36,6 +36,7 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
       endpoint.parameters,
       ctx.query,
       body !== undefined && isEmptyBody(ctx, body) ? undefined : body,
+      context.unknownParameters,
     );
     const query = await endpoint.query(parameters, context);
     const collection = context.db.collection(endpoint.collection);
@@ -45,10 +46,12 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
         .find(query.filter, { projection: { _id: 0, id: 1, last_modified: 1 } })
         .sort(ORDER)
         .batchSize(STREAM_BATCH.minimal);
-      return await sendJsonArray(
-        ctx,
-        mapped(readAhead(cursor), (service) => ({ id: service.id, modified_date: service.last_modified })),
-      );
+      const entries = mapped(readAhead(cursor), (service) => ({
+        id: service.id,
+        modified_date: service.last_modified,
+      }));
+      // One JSON array (spec 4.1 rule 6), or with format=ndjson an entry a line, as every other stream.
+      return await (parameters.format === 'ndjson' ? sendNdjson : sendJsonArray)(ctx, entries);
     }
     const page = parameters.page as number;
     const perPage = parameters.per_page as number;

@@ -105,15 +105,30 @@ export type ParameterName = keyof typeof parameters;
 
 const PAGING = new Set<string>(['page', 'per_page']);
 
+/** What an endpoint does with a parameter it does not take (HSDS_UNKNOWN_PARAMETERS). */
+export type UnknownParameters = 'reject' | 'ignore';
+
+/** An error for each of `given` that is not one of `names`, saying which are. */
+function unknownParameters(names: readonly string[], given: readonly string[]) {
+  const known = new Set<string>(names);
+  const accepted = names.length === 0 ? 'it takes none' : `it takes ${[...names].sort().join(', ')}`;
+  return given
+    .filter((name) => !known.has(name))
+    .map((parameter) => ({ parameter, message: `is not a parameter of this endpoint (${accepted})` }));
+}
+
 /**
  * Parses the parameters an endpoint takes from the query string and, for POST, a JSON object body
- * (body values win). Unknown parameters are ignored; a known one given twice or malformed is a 400 that
- * names it, except paging parameters of an unpaged answer, which are ignored.
+ * (body values win). A known one given twice or malformed is a 400 that names it, except paging
+ * parameters of an unpaged answer, which are ignored. So is an unknown one (a misspelt filter would
+ * otherwise look like one that worked), listing those the endpoint takes, unless `unknown` is 'ignore'
+ * (HSDS_UNKNOWN_PARAMETERS).
  */
 export function parseListParameters<Names extends ParameterName>(
   names: readonly Names[],
   query: Record<string, string | string[] | undefined>,
   body: unknown,
+  unknown: UnknownParameters,
 ) {
   if (body !== undefined && !isJsonObject(body)) {
     throw new HttpProblem(400, 'The request body must be a JSON object of list parameters.', {
@@ -133,6 +148,7 @@ export function parseListParameters<Names extends ParameterName>(
     if (parsed.success) values[name] = parsed.data;
     else errors.push({ parameter: name, message: parsed.error.issues[0]?.message ?? 'is invalid' });
   }
+  if (unknown === 'reject') errors.push(...unknownParameters(names, Object.keys(given)));
   // An unpaged answer (a stream, `minimal`) ignores paging, even malformed: a paged query reused as it is
   // still streams.
   const unpaged = values.format === 'ndjson' || values.minimal === true;

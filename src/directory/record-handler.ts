@@ -17,7 +17,7 @@ import { latestTime } from './latest-time.ts';
  * reads of concurrent requests made together). Organizations get their services joined (ids, or full
  * services with `full_service=true`).
  */
-export function recordHandler(endpoint: Endpoint, { db, tombstoneDays }: QueryContext) {
+export function recordHandler(endpoint: Endpoint, { db, tombstoneDays, unknownParameters }: QueryContext) {
   const splicing = endpoint.entity === 'service_at_location';
   const servedForms = new BatchedLookup(db, endpoint.collection, splicing ? PAIRING_FORM : SERVED_FORM);
   // A service at location's service, read to be spliced in: the other endpoints need none.
@@ -35,6 +35,13 @@ export function recordHandler(endpoint: Endpoint, { db, tombstoneDays }: QueryCo
         extensions: { deleted_at: at.toISOString() },
       });
     };
+    // Checked before any read: a bad value is a 400 whether or not the record exists.
+    const { full_service: fullServices } = parseListParameters(
+      storesWholeRecord(endpoint.entity) ? [] : ['full_service'],
+      ctx.query,
+      undefined,
+      unknownParameters,
+    );
     if (storesWholeRecord(endpoint.entity)) {
       // The record as serialized at import: one indexed read, no decoding of the nested document (a
       // service at location's with its service's, spliced in).
@@ -50,14 +57,12 @@ export function recordHandler(endpoint: Endpoint, { db, tombstoneDays }: QueryCo
       ctx.body = body;
       return;
     }
-    // Checked before any read: a bad value is a 400 whether or not the record exists.
-    const fullServices = parseListParameters(['full_service'], ctx.query, undefined).full_service === true;
     const record = await db
       .collection(endpoint.collection)
       .findOne({ id }, { projection: fullProjectionWithChangeTimes });
     if (!record) throw await missing();
     const { modified, changed } = takeChangeTimes(record);
-    const servicesChanged = (await attachServices(db, [record], fullServices)).get(id);
+    const servicesChanged = (await attachServices(db, [record], fullServices === true)).get(id);
     setLastModified(ctx, latestTime(modified) ?? latestTime(changed, servicesChanged));
     ctx.body = record;
   };

@@ -18,10 +18,11 @@ export interface FeedReading {
 const PER_PAGE = 100;
 
 /** The optional endpoints read after the services, each as the record type its items are. */
-const OPTIONAL: readonly [string, RecordType][] = [
-  ['organizations', 'organization'],
-  ['taxonomies', 'taxonomy'],
-  ['taxonomy_terms', 'taxonomy_term'],
+/** The OPTIONAL lists read, with what each is asked: `full` only where the spec gives it (a strict feed refuses others). */
+const OPTIONAL: readonly [string, RecordType, Record<string, string>][] = [
+  ['organizations', 'organization', { full: 'true' }],
+  ['taxonomies', 'taxonomy', {}],
+  ['taxonomy_terms', 'taxonomy_term', {}],
 ];
 
 /** Fields of a full service that a list item leaves out: a page with any of them gives full records. */
@@ -56,9 +57,9 @@ export async function* readFeed(
       );
     const since = modifiedAfter === undefined ? {} : { modified_after: modifiedAfter };
     yield* readServices(client, at, since, reading);
-    for (const [path, type] of OPTIONAL) {
+    for (const [path, type, asked] of OPTIONAL) {
       const list = (page: number, perPage?: number) =>
-        at(path, { page, ...(perPage === undefined ? {} : { per_page: perPage }), full: 'true' });
+        at(path, { page, ...(perPage === undefined ? {} : { per_page: perPage }), ...asked });
       try {
         for await (const { url, items } of pages(client, list, { optional: true }))
           yield* items.map((value, index) => ({

@@ -569,10 +569,64 @@ describe('odd values', () => {
     ]);
   });
 
-  it('ignores unknown parameters', async () => {
-    expect(await client.getJson('/services?colour=blue&per_page=5')).toEqual(
-      await client.getJson('/services?per_page=5'),
+  it('refuses an unknown parameter with 400 naming it and listing those the endpoint takes', async () => {
+    // A misspelt filter (`postcde`) must not look like one that worked.
+    const typo = '/service_at_locations?postcde=98125';
+    const problem = await expectProblem(await fetch(url(typo)), 400, typo);
+    expect(blamedParameters(problem)).toEqual(['postcde']);
+    expect(problem.detail).toContain("'postcde' is not a parameter of this endpoint");
+    expect(problem.detail).toContain(
+      'it takes format, full, modified_after, organization_id, page, per_page, postcode, proximity, ' +
+        'search, taxonomy_id, taxonomy_term_id',
     );
+    // Every list, each naming what it takes; a parameter of another list is unknown here.
+    for (const [target, unknown] of [
+      ['/services?postcode=98125', 'postcode'],
+      ['/organizations?minimal=true', 'minimal'],
+      ['/taxonomies?full_service=true', 'full_service'],
+      ['/taxonomy_terms?colour=blue&per_page=5', 'colour'],
+    ]) {
+      expect(blamedParameters(await expectProblem(await fetch(url(target!)), 400, target!))).toEqual([
+        unknown,
+      ]);
+    }
+    // With the known ones' own errors.
+    const both = '/services?per_page=0&colour=blue';
+    expect(blamedParameters(await expectProblem(await fetch(url(both)), 400, both)).sort()).toEqual([
+      'colour',
+      'per_page',
+    ]);
+  });
+
+  it('refuses unknown parameters in a POST body, and on single records', async () => {
+    const response = await fetch(url('/services'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ per_page: 5, serach: 'food' }),
+    });
+    expect(blamedParameters(await expectProblem(response, 400, 'POST /services'))).toEqual(['serach']);
+    const [service] = (await client.getJson('/services?per_page=1')).contents as Item[];
+    const record = `/services/${service!.id}?full=true`;
+    const problem = await expectProblem(await fetch(url(record)), 400, record);
+    expect(blamedParameters(problem)).toEqual(['full']);
+    expect(problem.detail).toContain('it takes none');
+    const organization = `/organizations/${ORGANIZATION}?full_services=true`;
+    const blamed = await expectProblem(await fetch(url(organization)), 400, organization);
+    expect(blamedParameters(blamed)).toEqual(['full_services']);
+    expect(blamed.detail).toContain('it takes full_service');
+  });
+
+  it('ignores unknown parameters where HSDS_UNKNOWN_PARAMETERS is ignore', async () => {
+    const lenient = await startSampleApp({ HSDS_UNKNOWN_PARAMETERS: 'ignore' });
+    try {
+      const lenientClient = directoryClient(lenient.url);
+      expect(await lenientClient.getJson('/services?colour=blue&per_page=5')).toEqual(
+        await client.getJson('/services?per_page=5'),
+      );
+      expect((await fetch(`${lenient.url}/organizations/${ORGANIZATION}?colour=blue`)).status).toBe(200);
+    } finally {
+      await lenient.close();
+    }
   });
 });
 
@@ -595,6 +649,16 @@ describe('minimal', () => {
       await listIds('/services', { search: 'food', modified_after: '2025-06-01' }),
     );
     expect(idsOf(minimal).length).toBeGreaterThan(0);
+  });
+
+  it('streams the same entries as NDJSON with format=ndjson, one a line', async () => {
+    const response = await fetch(url('/services?minimal=true&format=ndjson&search=food'));
+    expect(response.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
+    const lines = (await response.text()).trimEnd().split('\n');
+    expect(lines.map((line) => JSON.parse(line) as Item)).toEqual(
+      await client.getJson<Item[]>('/services?minimal=true&search=food'),
+    );
+    expect(lines.length).toBeGreaterThan(1);
   });
 
   it('answers POST like GET, and minimal=false with a page', async () => {
