@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import { FailedAttempts } from './auth/failed-attempts.ts';
+import { protocolStatusErrors } from './auth/protocol-errors.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { directoryRoutes } from './directory/routes.ts';
@@ -18,6 +19,7 @@ import { managementRoutes } from './management/routes.ts';
 import { MetaEntries } from './meta/entries.ts';
 import { MetaEntryQueue } from './meta/entry-queue.ts';
 import { metaRecorder } from './meta/recorder.ts';
+import { isProtectedPath } from './meta/recorded-calls.ts';
 import { metaRoutes } from './meta/routes.ts';
 import { openApiRoutes } from './openapi/routes.ts';
 import type { ProtocolDependencies } from './protocols.ts';
@@ -76,6 +78,8 @@ export function buildApp({
   const metaEntries = new MetaEntryQueue(new MetaEntries(database.db), logger);
   app.use(metaRecorder(protocols, metaEntries));
   app.use(errorHandler(logger, database));
+  // The protocols' errors carry {code, message}, the 405s and 404s the router answers by itself too.
+  app.use(protocolStatusErrors((path) => isProtectedPath(path, config)));
   app.use(
     cors({
       origin: config.corsOrigin,

@@ -24,7 +24,8 @@ export const NO_ACCESS = 'No access: valid credentials with a grant for this pat
 
 /**
  * The user these credentials (undefined: none given) belong to. Failed authentication counts against the
- * client's address; too many failures answer 429 with Retry-After, any other refusal 403 with NO_ACCESS.
+ * client's address and the login tried; too many failures answer 429 with Retry-After, any other refusal
+ * 403 with NO_ACCESS. A call without credentials is no attempt: it is refused, and counts for nothing.
  */
 export async function authenticateCaller(
   db: Db,
@@ -32,23 +33,24 @@ export async function authenticateCaller(
   client: string,
   credentials: Credentials | undefined,
 ): Promise<StoredUser> {
-  const wait = attempts.retryAfterSeconds(client);
+  if (!credentials) throw new HttpProblem(403, NO_ACCESS);
+  const { login } = credentials;
+  const wait = attempts.retryAfterSeconds(client, login);
   if (wait > 0) {
     throw new HttpProblem(429, 'Too many failed authentication attempts; retry later.', {
       headers: { 'Retry-After': String(wait) },
     });
   }
-  if (!credentials) throw new HttpProblem(403, NO_ACCESS);
   // Counted as failed before the (slow) check, so that parallel guesses see each other; a success then
   // takes back its own count, and only its own.
-  attempts.recordFailure(client);
+  attempts.recordFailure(client, login);
   const user = await authenticate(db, credentials).catch((error: unknown) => {
     // Not a failed authentication (the database is unreachable, say): it must not lock the client out.
-    attempts.withdrawFailure(client);
+    attempts.withdrawFailure(client, login);
     throw error;
   });
   if (!user) throw new HttpProblem(403, NO_ACCESS);
-  attempts.withdrawFailure(client);
+  attempts.withdrawFailure(client, login);
   return user;
 }
 

@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import { statusProblem } from '../http/error-handler.ts';
 import { HttpProblem } from '../http/problem.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 
@@ -20,11 +21,47 @@ export function protocolErrors(): Middleware {
             : (ctx.state.logger.error({ err: error }, 'unexpected error'),
               new HttpProblem(500, 'An unexpected error occurred.'));
       if (!problem) throw error;
-      throw new HttpProblem(problem.status, problem.message, {
-        errors: problem.errors,
-        headers: problem.headers,
-        extensions: { code: problem.status, message: problem.message },
-      });
+      throw withCodeAndMessage(problem);
     }
   };
+}
+
+/**
+ * `{code, message}` on what the app's router answers by itself on the protocols' paths, once every route
+ * has been tried: 405 (keeping its Allow) for a method the path lacks, 404 for a path none has. Mounted
+ * around that router (inside the error handler), for the paths `isProtocolPath` says.
+ */
+export function protocolStatusErrors(isProtocolPath: (path: string) => boolean): Middleware {
+  return async (ctx, next) => {
+    await next();
+    if (ctx.status >= 400 && ctx.body == null && isProtocolPath(ctx.path)) {
+      throw withCodeAndMessage(statusProblem(ctx));
+    }
+  };
+}
+
+const withCodeAndMessage = (problem: HttpProblem) =>
+  new HttpProblem(problem.status, problem.message, {
+    errors: problem.errors,
+    headers: problem.headers,
+    extensions: { code: problem.status, message: problem.message },
+  });
+
+/** What is wrong with one query parameter or body field (never its value: it may be a code). */
+type Fault<Place extends 'parameter' | 'field'> = Record<Place, string> & { message: string };
+
+/** The 400 for query parameters at fault, worded alike on every protocol mount. */
+export const invalidParameters = (errors: Fault<'parameter'>[]) =>
+  invalid('Invalid parameters', 'parameter', errors);
+
+/** The 400 for body fields at fault, worded alike on every protocol mount. */
+export const invalidBody = (errors: Fault<'field'>[]) => invalid('Invalid request body', 'field', errors);
+
+function invalid<Place extends 'parameter' | 'field'>(
+  heading: string,
+  place: Place,
+  errors: Fault<Place>[],
+): HttpProblem {
+  const detail = errors.map((error) => `'${error[place]}' ${error.message}`).join('; ');
+  return new HttpProblem(400, `${heading}: ${detail}.`, { errors });
 }

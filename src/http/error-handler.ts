@@ -49,7 +49,7 @@ export function errorHandler(logger: Logger, database?: Database): Middleware {
  * PROPFIND, PURGE, …): that is the client's request for something this API never does, so a 405 with the
  * path's Allow (which the router set), not a server error to log and count.
  */
-function statusProblem(ctx: Context): HttpProblem {
+export function statusProblem(ctx: Context): HttpProblem {
   if (ctx.status === 404) return new HttpProblem(404, `No resource at ${ctx.path}`);
   if (ctx.status === 501) return new HttpProblem(405, `${ctx.method} is not a method this API answers.`);
   return new HttpProblem(ctx.status, ctx.message);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Collection, Db, Filter } from 'mongodb';
-import { HttpProblem, notFound } from '../http/problem.ts';
+import { invalidBody } from '../auth/protocol-errors.ts';
+import { notFound } from '../http/problem.ts';
 import { ACCESS_ENTRIES, type StoredAccessEntry } from '../db/protocol-records.ts';
 import type { AccessEntryInput } from './access-entry-input.ts';
 import { rethrowAsConflict } from './duplicate-key.ts';
@@ -97,9 +98,7 @@ export class AccessEntryStore {
 
   private async requireUser(userId: string): Promise<void> {
     if (!(await this.users.exists(userId))) {
-      throw new HttpProblem(400, `Invalid request body: 'user_id' names no user.`, {
-        errors: [{ field: 'user_id', message: 'names no user' }],
-      });
+      throw invalidBody([{ field: 'user_id', message: 'names no user' }]);
     }
   }
 }

@@ -1,7 +1,7 @@
 import type { ParsedUrlQuery } from 'node:querystring';
 import type { Document, Filter, Sort } from 'mongodb';
 import { z } from 'zod';
-import { HttpProblem, type ProblemDetail } from '../http/problem.ts';
+import { invalidParameters } from '../auth/protocol-errors.ts';
 import { queryInteger } from '../http/query-integer.ts';
 
 /** Items on a page of a management list when the caller does not say. */
@@ -51,31 +51,18 @@ export const listParametersSchema = (fields: ListFields) =>
 /**
  * The list parameters of spec part 4.5, from a query string: `query` (text in any searched field),
  * `queries` (comma-separated `field:value` pairs, each an exact match on a filterable field; `\,` is a
- * comma in a value), `page`,
- * `per_page`, `sortby` and `order`. Every condition must hold. Other parameters are ignored; a known one
- * given twice or malformed is a 400 that names it (never quoting the value).
+ * comma in a value), `page`, `per_page`, `sortby` and `order`. Every condition must hold; other parameters,
+ * and malformed ones, are dealt with as `parseQueryParameters` says.
  */
 export function parseListParameters(fields: ListFields, query: ParsedUrlQuery): ListRequest {
-  const schema = listParametersSchema(fields);
-  const given: Record<string, string> = {};
-  const repeated: ProblemDetail[] = [];
-  for (const name of Object.keys(schema.shape)) {
-    const value = query[name];
-    if (Array.isArray(value)) repeated.push({ parameter: name, message: 'must be given once' });
-    else if (value !== undefined && value !== '') given[name] = value;
-  }
-  const parsed = schema.safeParse(given);
-  const errors = parsed.success
-    ? repeated
-    : [
-        ...repeated,
-        ...parsed.error.issues.map((issue) => ({ parameter: String(issue.path[0]), message: issue.message })),
-      ];
-  if (!parsed.success || errors.length > 0) {
-    const detail = errors.map((error) => `'${error.parameter}' ${error.message}`).join('; ');
-    throw new HttpProblem(400, `Invalid parameters: ${detail}.`, { errors });
-  }
-  const { query: words, queries, page, per_page, sortby, order } = parsed.data;
+  const {
+    query: words,
+    queries,
+    page,
+    per_page,
+    sortby,
+    order,
+  } = parseQueryParameters(listParametersSchema(fields), query);
   const direction = order === 'asc' ? 1 : -1;
   const conditions: Filter<Document>[] = [
     ...(words === undefined
@@ -138,3 +125,27 @@ const fieldCondition = (filterable: readonly string[]) =>
       .refine((field) => filterable.includes(field), `may name only the fields ${filterable.join(', ')}`),
     value: z.string().min(1, "must be 'field:value' pairs with a value"),
   });
+
+/**
+ * The parameters `schema` knows, from a query string, as the protocols read them (the meta list's paging
+ * too): others are ignored, an empty one is as if not given, and one given twice or malformed is a 400
+ * naming each such (never quoting a value).
+ */
+export function parseQueryParameters<Schema extends z.ZodObject>(
+  schema: Schema,
+  query: ParsedUrlQuery,
+): z.output<Schema> {
+  const given: Record<string, string> = {};
+  const repeated: { parameter: string; message: string }[] = [];
+  for (const name of Object.keys(schema.shape)) {
+    const value = query[name];
+    if (Array.isArray(value)) repeated.push({ parameter: name, message: 'must be given once' });
+    else if (value !== undefined && value !== '') given[name] = value;
+  }
+  const parsed = schema.safeParse(given);
+  const malformed = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => ({ parameter: String(issue.path[0]), message: issue.message }));
+  if (!parsed.success || repeated.length > 0) throw invalidParameters([...repeated, ...malformed]);
+  return parsed.data;
+}

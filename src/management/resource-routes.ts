@@ -1,8 +1,7 @@
 import type Router from '@koa/router';
 import type { z } from 'zod';
-import { HttpProblem } from '../http/problem.ts';
 import { parseListParameters, type ListFields, type ListRequest } from './list-parameters.ts';
-import { parseBody } from './parse-body.ts';
+import { parseBody, sameId } from './parse-body.ts';
 
 /** A collection the management protocol lists, creates, reads, replaces and deletes by id. */
 export interface ResourceStore<Created, Replacement> {
@@ -51,14 +50,4 @@ export function resourceRoutes<Create extends z.ZodType, Replace extends z.ZodTy
   router.delete(record, async (ctx) => {
     ctx.body = await store.delete(idOf(ctx.params));
   });
-}
-
-/** The id a PUT addresses; a body may repeat it but not name another. */
-function sameId(inBody: string | undefined, inPath: string): string {
-  if (inBody !== undefined && inBody !== inPath) {
-    throw new HttpProblem(400, "Invalid request body: 'id' must match the id in the path.", {
-      errors: [{ field: 'id', message: 'must match the id in the path' }],
-    });
-  }
-  return inPath;
 }

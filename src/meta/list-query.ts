@@ -1,5 +1,7 @@
-import { invalidParameter } from '../http/problem.ts';
+import type { ParsedUrlQuery } from 'node:querystring';
+import { z } from 'zod';
 import { queryInteger } from '../http/query-integer.ts';
+import { parseQueryParameters } from '../management/list-parameters.ts';
 
 /** Entries on a page of the meta list when the caller does not say. */
 export const DEFAULT_PER_PAGE = 50;
@@ -12,15 +14,10 @@ export const pagingParameters = {
   per_page: queryInteger(1, MAX_PER_PAGE).default(DEFAULT_PER_PAGE),
 };
 
-/** `page` and `per_page` from a query string, or a 400 naming the one at fault. */
-export function parsePaging(query: Record<string, string | string[] | undefined>): {
-  page: number;
-  perPage: number;
-} {
-  const read = (name: keyof typeof pagingParameters) => {
-    const parsed = pagingParameters[name].safeParse(query[name]);
-    if (!parsed.success) throw invalidParameter(name, parsed.error.issues[0]!.message);
-    return parsed.data;
-  };
-  return { page: read('page'), perPage: read('per_page') };
+const paging = z.object(pagingParameters);
+
+/** `page` and `per_page` from a query string, refused as the management lists' parameters are. */
+export function parsePaging(query: ParsedUrlQuery): { page: number; perPage: number } {
+  const { page, per_page } = parseQueryParameters(paging, query);
+  return { page, perPage: per_page };
 }

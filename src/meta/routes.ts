@@ -1,11 +1,11 @@
 import Router from '@koa/router';
 import type { Document } from 'mongodb';
 import { requireAccess } from '../auth/access-control.ts';
-import { protocolErrors } from '../auth/protocol-errors.ts';
+import { invalidBody, protocolErrors } from '../auth/protocol-errors.ts';
 import { jsonBody } from '../http/json-body.ts';
 import { pageHeader } from '../http/paging.ts';
-import { HttpProblem, notFound } from '../http/problem.ts';
-import { parseBody } from '../management/parse-body.ts';
+import { notFound } from '../http/problem.ts';
+import { parseBody, sameId } from '../management/parse-body.ts';
 import type { ProtocolDependencies } from '../protocols.ts';
 import { noStore } from '../http/no-store.ts';
 import { writesAfterIndexes } from '../http/writes-after-indexes.ts';
@@ -30,7 +30,7 @@ export function metaRoutes({ db, config, attempts, indexed }: ProtocolDependenci
     requireAccess(db, attempts),
     jsonBody(config.bodyLimitBytes),
   ];
-  const missing = (id: string) => notFound(`No meta entry with id '${id}'`);
+  const missing = (id: string) => notFound(`No meta entry with id '${id}'.`);
 
   router.get('/meta', ...guarded, async (ctx) => {
     const { page, perPage } = parsePaging(ctx.query);
@@ -57,11 +57,13 @@ export function metaRoutes({ db, config, attempts, indexed }: ProtocolDependenci
       recorded_at: givenRecordedAt,
       ...fields
     } = parseBody(MetaEntryUpdate, ctx.request.body);
-    if (givenId !== undefined && givenId !== id) throw readOnly('id', 'must be the id in the path');
+    sameId(givenId, id);
     const current = await entries.find(id);
     if (!current) throw missing(id);
     if (givenRecordedAt !== undefined && givenRecordedAt !== current.recorded_at) {
-      throw readOnly('recorded_at', 'is set when the entry is created and cannot be changed');
+      throw invalidBody([
+        { field: 'recorded_at', message: 'is set when the entry is created and cannot be changed' },
+      ]);
     }
     // An update document needs at least one change: a body with none leaves the entry as it is.
     const updated =
@@ -72,6 +74,3 @@ export function metaRoutes({ db, config, attempts, indexed }: ProtocolDependenci
 
   return router;
 }
-
-const readOnly = (field: string, message: string) =>
-  new HttpProblem(400, `Invalid request body: '${field}' ${message}.`, { errors: [{ field, message }] });

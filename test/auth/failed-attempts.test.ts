@@ -1,46 +1,109 @@
 import { describe, expect, it } from 'vitest';
 import { FailedAttempts } from '../../src/auth/failed-attempts.ts';
 
+/** Fails at `login` from `client` as the access check does: only while not refused. */
+function fail(attempts: FailedAttempts, client: string, login: string): boolean {
+  if (attempts.retryAfterSeconds(client, login) > 0) return false;
+  attempts.recordFailure(client, login);
+  return true;
+}
+
 describe('FailedAttempts', () => {
-  it('refuses a client after the limit until the window has passed', () => {
+  it('refuses a login at a client after its limit until the window has passed', () => {
     let now = 0;
-    const attempts = new FailedAttempts(3, 60_000, () => now);
-    for (let i = 0; i < 3; i++) {
-      expect(attempts.retryAfterSeconds('10.0.0.1')).toBe(0);
-      attempts.recordFailure('10.0.0.1');
-    }
-    expect(attempts.retryAfterSeconds('10.0.0.1')).toBe(60);
-    expect(attempts.retryAfterSeconds('10.0.0.2')).toBe(0);
+    const attempts = new FailedAttempts({ perLogin: 3, perClient: 10, windowMs: 60_000, now: () => now });
+    for (let i = 0; i < 3; i++) expect(fail(attempts, '10.0.0.1', 'alice')).toBe(true);
+    expect(attempts.retryAfterSeconds('10.0.0.1', 'alice')).toBe(60);
+    // Another login at the same address, and the same login at another address, may still try.
+    expect(attempts.retryAfterSeconds('10.0.0.1', 'bob')).toBe(0);
+    expect(attempts.retryAfterSeconds('10.0.0.2', 'alice')).toBe(0);
     now = 59_000;
-    expect(attempts.retryAfterSeconds('10.0.0.1')).toBe(1);
+    expect(attempts.retryAfterSeconds('10.0.0.1', 'alice')).toBe(1);
     now = 60_000;
-    expect(attempts.retryAfterSeconds('10.0.0.1')).toBe(0);
+    expect(attempts.retryAfterSeconds('10.0.0.1', 'alice')).toBe(0);
+  });
+
+  it('refuses every login at a client past its cap, so spraying logins stops', () => {
+    let now = 0;
+    const attempts = new FailedAttempts({ perLogin: 3, perClient: 10, windowMs: 60_000, now: () => now });
+    const sprayed = Array.from({ length: 50 }, (_, i) => fail(attempts, '10.0.0.1', `user-${i}`));
+    expect(sprayed.filter(Boolean)).toHaveLength(10);
+    expect(attempts.retryAfterSeconds('10.0.0.1', 'someone-else')).toBe(60);
+    expect(attempts.retryAfterSeconds('10.0.0.2', 'user-0')).toBe(0);
+    now = 60_000;
+    expect(attempts.retryAfterSeconds('10.0.0.1', 'someone-else')).toBe(0);
+  });
+
+  it('defaults to 10 failures a login and 100 a client in 15 minutes', () => {
+    const attempts = new FailedAttempts({ now: () => 0 });
+    for (let i = 0; i < 10; i++) expect(fail(attempts, '10.0.0.1', 'alice')).toBe(true);
+    expect(attempts.retryAfterSeconds('10.0.0.1', 'alice')).toBe(15 * 60);
+    const sprayed = Array.from({ length: 200 }, (_, i) => fail(attempts, '10.0.0.1', `user-${i}`));
+    expect(sprayed.filter(Boolean)).toHaveLength(90);
   });
 
   it('keeps counting across successes, so valid logins cannot launder guesses', () => {
-    const attempts = new FailedAttempts(3, 60_000, () => 0);
-    attempts.recordFailure('10.0.0.1');
-    attempts.recordFailure('10.0.0.1');
-    // (a successful login happens here: nothing is recorded for it)
-    attempts.recordFailure('10.0.0.1');
-    expect(attempts.retryAfterSeconds('10.0.0.1')).toBe(60);
+    const attempts = new FailedAttempts({ perLogin: 3, perClient: 4, windowMs: 60_000, now: () => 0 });
+    // A success is counted first, then taken back, as the access check does.
+    const succeed = (login: string) => {
+      attempts.recordFailure('10.0.0.1', login);
+      attempts.withdrawFailure('10.0.0.1', login);
+    };
+    attempts.recordFailure('10.0.0.1', 'alice');
+    attempts.recordFailure('10.0.0.1', 'alice');
+    succeed('alice');
+    succeed('bob');
+    attempts.recordFailure('10.0.0.1', 'alice');
+    expect(attempts.retryAfterSeconds('10.0.0.1', 'alice')).toBe(60);
+    expect(attempts.retryAfterSeconds('10.0.0.1', 'bob')).toBe(0);
+    attempts.recordFailure('10.0.0.1', 'carol');
+    // The address's cap (4) is reached: the successes in between took back nothing else.
+    expect(attempts.retryAfterSeconds('10.0.0.1', 'bob')).toBe(60);
   });
 });
 
-describe('FailedAttempts under a flood of addresses', () => {
-  it('remembers at most its bound, forgetting the oldest first', () => {
+describe('FailedAttempts under a flood', () => {
+  it('remembers at most its bound of addresses, forgetting the oldest first', () => {
     let now = 0;
-    const attempts = new FailedAttempts(2, 60_000, () => now, 1_000);
-    attempts.recordFailure('10.0.0.1');
-    attempts.recordFailure('10.0.0.1');
+    const attempts = new FailedAttempts({
+      perLogin: 2,
+      perClient: 2,
+      windowMs: 60_000,
+      now: () => now,
+      maxKeys: 1_000,
+    });
+    attempts.recordFailure('10.0.0.1', 'alice');
+    attempts.recordFailure('10.0.0.1', 'bob');
     now = 1;
-    for (let i = 0; i < 999; i++) attempts.recordFailure(`192.0.2.${i}`);
+    for (let i = 0; i < 999; i++) attempts.recordFailure(`192.0.2.${i}`, 'alice');
     // The bound is reached but not passed: the first client is still refused.
-    expect(attempts.retryAfterSeconds('10.0.0.1')).toBe(60);
-    attempts.recordFailure('198.51.100.1');
-    expect(attempts.retryAfterSeconds('10.0.0.1')).toBe(0);
-    attempts.recordFailure('198.51.100.1');
-    expect(attempts.retryAfterSeconds('198.51.100.1')).toBe(60);
+    expect(attempts.retryAfterSeconds('10.0.0.1', 'carol')).toBe(60);
+    attempts.recordFailure('198.51.100.1', 'alice');
+    expect(attempts.retryAfterSeconds('10.0.0.1', 'carol')).toBe(0);
+    attempts.recordFailure('198.51.100.1', 'bob');
+    expect(attempts.retryAfterSeconds('198.51.100.1', 'carol')).toBe(60);
+  });
+
+  it('remembers at most its bound of logins, however many are sprayed and however long', () => {
+    let now = 0;
+    const attempts = new FailedAttempts({
+      perLogin: 2,
+      perClient: 5_000,
+      windowMs: 60_000,
+      now: () => now,
+      maxKeys: 1_000,
+    });
+    attempts.recordFailure('10.0.0.1', 'alice');
+    attempts.recordFailure('10.0.0.1', 'alice');
+    now = 1;
+    const long = 'x'.repeat(10_000);
+    for (let i = 0; i < 999; i++) attempts.recordFailure('10.0.0.2', `${long}-${i}`);
+    expect(attempts.retryAfterSeconds('10.0.0.1', 'alice')).toBe(60);
+    attempts.recordFailure('10.0.0.2', 'one-more');
+    // Alice's count was the oldest of the 1,000 remembered; her address's count is below its cap.
+    expect(attempts.retryAfterSeconds('10.0.0.1', 'alice')).toBe(0);
+    attempts.recordFailure('10.0.0.2', 'one-more');
+    expect(attempts.retryAfterSeconds('10.0.0.2', 'one-more')).toBe(60);
   });
 });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PREFIX, startManagementApp, type Answer, type ManagementApp } from './management-app.ts';
+import { ADMIN, PREFIX, startManagementApp, type Answer, type ManagementApp } from './management-app.ts';
 
 let app: ManagementApp;
 /** A user holding only the grants each test gives it. */
@@ -21,6 +21,10 @@ async function grantClerk(path: string, verb: string): Promise<() => Promise<Ans
 
 /** Everything but the request-specific `instance`: what a refused caller learns. */
 const refusal = ({ status, body }: Answer) => ({ status, body: { ...body, instance: undefined } });
+
+/** The auth endpoint with these credentials. */
+const authPath = (login: string, code: string, slash = '/') =>
+  `${PREFIX}/users/auth${slash}?${new URLSearchParams({ login, code })}`;
 
 const ENDPOINTS = [
   ['GET', '/users'],
@@ -99,9 +103,6 @@ describe('access control', () => {
 });
 
 describe('GET /users/auth/', () => {
-  const authPath = (login: string, code: string, slash = '/') =>
-    `${PREFIX}/users/auth${slash}?${new URLSearchParams({ login, code })}`;
-
   it('returns the access entries of the user whose login and code it is given, with no other credentials', async () => {
     const revokes = [await grantClerk('/meta*', 'GET'), await grantClerk(`${PREFIX}/users`, 'POST')];
     for (const slash of ['', '/']) {
@@ -130,7 +131,7 @@ describe('GET /users/auth/', () => {
 });
 
 describe('failed authentication', () => {
-  it('is limited: after 10 failures a client gets 429 with Retry-After, even with the right code', async () => {
+  it('is limited: after 10 failures at a login a client gets 429 with Retry-After for it, even with the right code', async () => {
     const limited = await startManagementApp();
     try {
       const wrong = { login: 'admin', code: 'wrong-code-0123456789' };
@@ -148,6 +149,40 @@ describe('failed authentication', () => {
         expect(answer.status).toBe(429);
         expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
         expect(answer.body).toMatchObject({ code: 429 });
+      }
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('counts per login: one login’s failures leave another login at the same address free', async () => {
+    const limited = await startManagementApp();
+    try {
+      const other = { login: 'other', code: 'other-code-0123456789' };
+      const created = await limited.admin('POST', `${PREFIX}/users`, {
+        ...other,
+        name: 'Other',
+        email: 'other@example.org',
+      });
+      expect(created.status).toBe(200);
+      const guess = 'a-wrong-guess-0123456';
+      for (let failure = 0; failure < 10; failure += 1) {
+        const answer = await limited.call('GET', `${PREFIX}/users`, {
+          as: { login: other.login, code: `${guess}${failure}` },
+        });
+        expect(answer.status).toBe(403);
+      }
+      const refused = await limited.call('GET', `${PREFIX}/users`, { as: other });
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(refused.body).toMatchObject({ status: 429, code: 429, message: expect.any(String) });
+      // The administrator, at the same address, still gets in, and so at the auth endpoint.
+      expect((await limited.admin('GET', `${PREFIX}/users`)).status).toBe(200);
+      expect((await limited.call('GET', authPath(ADMIN.login, ADMIN.code))).status).toBe(200);
+      // No answer repeats a code that was sent.
+      for (const code of [guess, other.code, ADMIN.code]) {
+        expect(limited.responses.some((body) => body.includes(code))).toBe(false);
       }
     } finally {
       await limited.close();
