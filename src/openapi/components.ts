@@ -48,6 +48,7 @@ import {
 import { Liveness, Readiness } from './health-schemas.ts';
 import { ChangeLine } from './change-schemas.ts';
 import { ImportReport } from './import-report-schema.ts';
+import { integerBounds } from './integer-bounds.ts';
 import {
   AccessEntry,
   AccessEntryInput,
@@ -163,7 +164,12 @@ export function componentSchemas(): Record<string, JsonSchema> {
 }
 
 function convert(registry: ReturnType<typeof registryOf>, io: 'input' | 'output') {
-  const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', uri: componentUri, io });
+  const { schemas } = z.toJSONSchema(registry, {
+    target: 'draft-2020-12',
+    uri: componentUri,
+    io,
+    override: integerBounds,
+  });
   // Each comes as a document of its own; inside the OpenAPI document, the dialect is the document's and
   // a component is addressed by its place, so `$schema` and `$id` would only mislead.
   return Object.fromEntries(

@@ -12,7 +12,7 @@ export function directoryPaths() {
     '/': {
       get: {
         tags: ['root'],
-        operationId: 'getRootInfo',
+        operationId: 'getAPIMetaInformation',
         summary: 'Specification version, profile and OpenAPI document of this API',
         responses: {
           '200': {

@@ -8,8 +8,8 @@ const ok = (description: string, mediaType: string) => ({
 });
 
 /** The document and the profile are tagged and cached as the directory's answers are. */
-const cached = (response: object) => ({
-  '200': { ...response, headers: cachingHeaders },
+const cached = (response: { description: string; headers?: object; content: object }) => ({
+  '200': { ...response, headers: { ...cachingHeaders, ...response.headers } },
   '304': responseRef('NotModified'),
 });
 
@@ -35,7 +35,16 @@ export function documentationPaths() {
         tags,
         operationId: 'getProfile',
         summary: 'The HSDS profile of this server: its decisions where the specification leaves a choice',
-        responses: cached(ok('The profile, in Markdown.', 'text/markdown')),
+        responses: cached({
+          description:
+            "The profile, in Markdown; as an HTML page when Accept prefers text/html, as a browser's " +
+            'does (without Accept, or with */*, Markdown).',
+          headers: { Vary: { description: 'Accept: the form depends on it.', schema: { type: 'string' } } },
+          content: {
+            'text/markdown': { schema: { type: 'string' } },
+            'text/html': { schema: { type: 'string' } },
+          },
+        }),
       },
     },
     '/docs': {

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { JsonSchema } from './components.ts';
+import { integerBounds } from './integer-bounds.ts';
 
 /**
  * What a schema accepts, as JSON Schema: its input form (before defaults and parsing), which is what a
@@ -13,6 +14,7 @@ export function inputJsonSchema(schema: z.ZodType): JsonSchema {
   } = z.toJSONSchema(schema, {
     target: 'draft-2020-12',
     io: 'input',
+    override: integerBounds,
   });
   return json;
 }

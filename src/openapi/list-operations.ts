@@ -44,7 +44,7 @@ export function listOperations(endpoint: Endpoint, schemas: EndpointSchemas) {
   };
   const operation = (method: 'get' | 'post') => ({
     tags: [names.tag],
-    operationId: method === 'get' ? `list${names.manyId}` : `list${names.manyId}ByPost`,
+    operationId: method === 'get' ? names.listId : `list${names.manyId}ByPost`,
     summary:
       method === 'get'
         ? `List ${names.many}`

@@ -6,13 +6,20 @@ import { inputJsonSchema } from './input-schema.ts';
 const parameterNames = Object.keys(parameters) as ParameterName[];
 
 /**
+ * The formats of parameters whose zod schema, a string it parses itself, cannot state one. A date-time is
+ * what generated clients send for `modified_after`; its description says a plain date is accepted too.
+ */
+const formats: Partial<Record<ParameterName, string>> = { modified_after: 'date-time' };
+
+/**
  * What a list parameter accepts. Query strings carry the same values as text, which OpenAPI's query
  * serialization already implies. zod leaves the default out of the input form when a preprocessing step
  * precedes it, but ours are all valid inputs too.
  */
 function parameterSchema(name: ParameterName): JsonSchema {
   const schema = parameters[name];
-  const json = inputJsonSchema(schema);
+  const format = formats[name];
+  const json = { ...inputJsonSchema(schema), ...(format === undefined ? {} : { format }) };
   return schema instanceof z.ZodDefault ? { ...json, default: schema.def.defaultValue } : json;
 }
 

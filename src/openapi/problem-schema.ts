@@ -5,7 +5,7 @@ export const Problem = z
   .object({
     type: z.string().describe("Always 'about:blank': the status code says what kind of problem it is."),
     title: z.string().describe('The HTTP status text, e.g. Bad Request.'),
-    status: z.int().describe('The HTTP status code.'),
+    status: z.int().min(400).max(599).describe('The HTTP status code.'),
     detail: z.string().describe('What went wrong, for a person to read.'),
     instance: z.string().describe('The path of the request.'),
     errors: z

@@ -10,7 +10,7 @@ export function recordOperation(endpoint: Endpoint, schemas: EndpointSchemas) {
   const names = endpointNames(endpoint);
   return {
     tags: [names.tag],
-    operationId: `get${names.oneId}`,
+    operationId: names.recordId,
     summary: `One ${names.one} by id, fully nested`,
     parameters: [idParameter(names.one), ...schemas.recordParameters.map(parameterRef)],
     responses: {

@@ -75,7 +75,7 @@ describe.skipIf(skip)(`the API reference in a browser${skip ? ` (skipped: ${skip
     expect(await page.locator('.info .title').textContent()).toContain('HSDS 3.0 API');
 
     // Try it out: the page may call the API it describes (connect-src 'self').
-    const operation = page.locator('#operations-services-listServices');
+    const operation = page.locator('#operations-services-getPaginatedListOfServices');
     await operation.locator('.opblock-summary').click();
     await operation.getByRole('button', { name: 'Try it out' }).click();
     await operation.getByRole('button', { name: 'Execute' }).click();

@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { get as httpGet, type IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { profileHtml } from '../../src/openapi/profile-page.ts';
 import { defaultDocument } from './default-document.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 
@@ -8,7 +11,23 @@ beforeAll(async () => {
 });
 afterAll(async () => app?.close());
 
-const get = (path: string) => fetch(`${app.url}${path}`, { redirect: 'manual' });
+const get = (path: string, headers: Record<string, string> = {}) =>
+  fetch(`${app.url}${path}`, { redirect: 'manual', headers });
+
+/** What a browser sends when following a link. */
+const BROWSER = {
+  Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8',
+};
+
+/** A GET with no Accept header at all, which fetch would add. */
+function getWithoutAccept(path: string): Promise<{ status: number; headers: IncomingHttpHeaders }> {
+  return new Promise((resolve, reject) => {
+    httpGet(`${app.url}${path}`, (response) => {
+      response.resume();
+      resolve({ status: response.statusCode!, headers: response.headers });
+    }).on('error', reject);
+  });
+}
 
 describe('GET /openapi.json', () => {
   it('serves the generated document for the base URL the client used', async () => {
@@ -20,11 +39,12 @@ describe('GET /openapi.json', () => {
 });
 
 describe.each([
-  ['/openapi.json', /^application\/json/],
-  ['/profile', /^text\/markdown; charset=utf-8$/],
-])('GET %s', (path, type) => {
+  ['/openapi.json', 'any client', {}, /^application\/json/],
+  ['/profile', 'any client', {}, /^text\/markdown; charset=utf-8$/],
+  ['/profile', 'a browser', BROWSER, /^text\/html; charset=utf-8$/],
+])('GET %s for %s', (path, _client, headers, type) => {
   it('carries a strong ETag of its bytes and Cache-Control, and answers If-None-Match with 304', async () => {
-    const response = await get(path);
+    const response = await get(path, headers);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(type);
     const tag = response.headers.get('etag');
@@ -32,9 +52,47 @@ describe.each([
     expect(response.headers.get('cache-control')).toBe('public, max-age=60');
     const body = await response.text();
     expect(body.startsWith('"')).toBe(false); // the document or the page, not a JSON string of it
-    const again = await fetch(`${app.url}${path}`, { headers: { 'If-None-Match': tag! } });
+    const again = await get(path, { ...headers, 'If-None-Match': tag! });
     expect(again.status).toBe(304);
     expect(again.headers.get('etag')).toBe(tag);
+  });
+});
+
+describe('GET /profile', () => {
+  const markdown = readFileSync(new URL('../../docs/profile.md', import.meta.url), 'utf8');
+
+  it('serves a browser the profile rendered as an HTML page, under a Content-Security-Policy', async () => {
+    const response = await get('/profile', BROWSER);
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toBe(profileHtml(markdown));
+    expect(html).toMatch(/^<!DOCTYPE html>/);
+    expect(html).toContain('<meta charset="utf-8">');
+    expect(html).toMatch(/<title>[^<]+<\/title>/);
+    expect(html).toMatch(/<h1>[^<]+<\/h1>/);
+    expect(response.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
+  });
+
+  it('serves Markdown, as before, to a client that asks for */* or says nothing', async () => {
+    const any = await get('/profile', { Accept: '*/*' });
+    expect(any.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    expect(await any.text()).toBe(markdown);
+    const silent = await getWithoutAccept('/profile');
+    expect(silent.status).toBe(200);
+    expect(silent.headers['content-type']).toBe('text/markdown; charset=utf-8');
+  });
+
+  it('tags the two forms apart, and says that the form depends on Accept', async () => {
+    const html = await get('/profile', BROWSER);
+    const text = await get('/profile');
+    expect(html.headers.get('etag')).not.toBe(text.headers.get('etag'));
+    for (const response of [html, text]) {
+      expect(response.headers.get('vary')).toMatch(/\bAccept\b(?!-)/);
+      await response.arrayBuffer();
+    }
+    const notModified = await get('/profile', { ...BROWSER, 'If-None-Match': text.headers.get('etag')! });
+    expect(notModified.status).toBe(200);
+    await notModified.arrayBuffer();
   });
 });
 

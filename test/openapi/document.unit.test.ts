@@ -35,6 +35,14 @@ const operations = Object.entries(document.paths).flatMap(([path, item]) =>
     .filter(([method]) => METHODS.includes(method))
     .map(([method, operation]) => ({ path, method, operation: operation as Operation })),
 );
+
+/** Every object anywhere in the document that may be a schema (any object with a `type`). */
+function schemasIn(value: unknown): Json[] {
+  if (value === null || typeof value !== 'object') return [];
+  const nested = Object.values(value).flatMap(schemasIn);
+  return 'type' in value ? [value as Json, ...nested] : nested;
+}
+
 const parametersOf = (operation: Operation) =>
   (operation.parameters ?? []).map((parameter) => dereferenced<Parameter>(document, parameter));
 const responsesOf = (operation: Operation) =>
@@ -113,6 +121,22 @@ describe('the generated OpenAPI document', () => {
       expect(schema).not.toHaveProperty('$id');
       expect(schema).not.toHaveProperty('$schema');
     }
+  });
+
+  it('bounds no integer below zero, nor by the safe-integer range zod writes by default', () => {
+    const integers = schemasIn(document).filter((schema) => schema.type === 'integer');
+    expect(integers.length).toBeGreaterThan(50);
+    for (const { minimum, maximum } of integers) {
+      if (minimum !== undefined) expect(minimum).toBeGreaterThanOrEqual(0);
+      expect(maximum).not.toBe(Number.MAX_SAFE_INTEGER);
+    }
+  });
+
+  it('bounds the counts of the list header: pages from 1, totals and sizes from 0', () => {
+    const { properties } = document.components.schemas.ServicePage as { properties: Record<string, Json> };
+    expect(properties.page_number).toMatchObject({ type: 'integer', minimum: 1 });
+    for (const count of ['total_items', 'total_pages', 'size'])
+      expect(properties[count], count).toMatchObject({ type: 'integer', minimum: 0 });
   });
 
   it('declares each path template variable as a required path parameter, and no other', () => {
