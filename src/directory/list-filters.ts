@@ -1,6 +1,6 @@
 import type { Db, Document } from 'mongodb';
 import { documentCollection } from '../db/collections.ts';
-import { wordsIn } from '../search/keywords.ts';
+import { termsIn } from '../search/keywords.ts';
 import { termAndDescendants } from './taxonomy-descendants.ts';
 
 /** The filters the core list endpoints share; each endpoint passes the parameters it takes. */
@@ -38,14 +38,14 @@ export async function sharedFilter(
 }
 
 /**
- * Every word of the search must be among the document's words (case- and accent-insensitive, in plain
- * spelling). A search without a word (`!!`, `🍔`) matches nothing, as a search box would show it: no record
- * has such a word.
+ * Every term of the search must be among the document's terms (case- and accent-insensitive, in plain
+ * spelling, any form of the word: see termsIn). A search without a word (`!!`, `🍔`) matches nothing, as a
+ * search box would show it: no record has such a term.
  */
 export function searchClause(search: string): Document {
-  const words = wordsIn(search);
-  if (words.length === 0) return MATCHES_NOTHING;
-  return and(words.map((word) => ({ _search: word })));
+  const terms = [...new Set(termsIn(search))];
+  if (terms.length === 0) return MATCHES_NOTHING;
+  return and(terms.map((term) => ({ _search: term })));
 }
 
 /** An indexed condition no document meets. */

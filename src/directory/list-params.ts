@@ -53,7 +53,10 @@ export const parameters = {
     ),
   search: text
     .optional()
-    .describe('Words that must all appear (case- and accent-insensitive) in the record.'),
+    .describe(
+      'Words that must all appear in the record, in any of their forms (case- and accent-insensitive; ' +
+        'plurals and common English inflections match): see the profile for the fields searched.',
+    ),
   taxonomy_term_id: text
     .optional()
     .describe('Records classified with this taxonomy term or any term below it.'),

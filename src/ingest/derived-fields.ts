@@ -48,6 +48,10 @@ function forService(service: Json) {
         ...searchableTexts(service),
         organization?.name,
         ...list(service.attributes).map((attribute) => asObject(attribute.taxonomy_term)?.name),
+        // Where it is offered: a search for a town or a postal code finds what is there.
+        ...list(service.service_at_locations).flatMap((pairing) =>
+          addressesOf(asObject(pairing.location)).flatMap((address) => [address.city, address.postal_code]),
+        ),
       ),
       ...classification(service),
       _geo: geoFields(undefined, coverage),
@@ -78,6 +82,12 @@ function forServiceAtLocation(serviceAtLocation: Json) {
         ...searchableTexts(service),
         asObject(service.organization)?.name,
         location?.name,
+        ...addressesOf(location).flatMap((address) => [
+          address.address_1,
+          address.address_2,
+          address.city,
+          address.postal_code,
+        ]),
         ...list(service.attributes).map((attribute) => asObject(attribute.taxonomy_term)?.name),
       ),
       ...classification(service),
@@ -118,6 +128,8 @@ function classification(record: Json): Pick<DerivedFields, '_terms' | '_taxonomi
 
 const searchableTexts = (record: Json) => [record.name, record.alternate_name, record.description];
 const searchable = (record: Json) => keywordsOf(...searchableTexts(record));
+
+const addressesOf = (location: Json | undefined): Json[] => list(location?.addresses);
 
 const asObject = (value: unknown): Json | undefined => (isJsonObject(value) ? value : undefined);
 

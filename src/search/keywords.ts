@@ -1,14 +1,18 @@
+import { stemmer } from 'stemmer';
+
 /**
- * Full-text search by keywords: a document stores the distinct words of its searchable text, a query
- * matches documents holding all of its words. Words are lower-cased and stripped of accents, so "Café"
- * matches "cafe", and letters Unicode does not decompose are spelled in plain Latin letters as people type
- * them without the key ("Straße" as "strasse", "Łódź" as "lodz", "Søndergade" as "sondergade"); an index on
- * the word list answers the query without scanning.
+ * Full-text search by keywords: a document stores the distinct terms of its searchable text, a query
+ * matches documents holding all of its terms. A term is a word lower-cased and stripped of accents, so
+ * "Café" matches "cafe", with letters Unicode does not decompose spelled in plain Latin letters as people
+ * type them without the key ("Straße" as "strasse", "Łódź" as "lodz", "Søndergade" as "sondergade"), then
+ * reduced to its stem (Porter's English stemmer), so that word forms match: "shelters" finds "shelter",
+ * "immigrant" finds "immigrants", "counselling" finds "counseling". An index on the term list answers the
+ * query without scanning.
  */
 export function keywordsOf(...texts: unknown[]): string[] {
-  const words = new Set<string>();
-  for (const text of texts) if (typeof text === 'string') for (const word of wordsIn(text)) words.add(word);
-  return [...words];
+  const terms = new Set<string>();
+  for (const text of texts) if (typeof text === 'string') for (const term of termsIn(text)) terms.add(term);
+  return [...terms];
 }
 
 /** Letters with no decomposition into a base letter and a mark, and what they are typed as. */
@@ -28,7 +32,7 @@ const UNDECOMPOSED = new RegExp(`[${Object.keys(PLAIN_SPELLING).join('')}]`, 'gu
 
 const plainSpelling = (word: string) => word.replace(UNDECOMPOSED, (letter) => PLAIN_SPELLING[letter]!);
 
-/** The words of a text, lower-cased, without accents and in plain spelling: as stored, and as searched. */
+/** The words of a text, lower-cased, without accents and in plain spelling. */
 export const wordsIn = (text: string): string[] =>
   text
     .normalize('NFKD')
@@ -37,3 +41,6 @@ export const wordsIn = (text: string): string[] =>
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean)
     .map(plainSpelling);
+
+/** The search terms of a text: its words (as `wordsIn` gives them) reduced to their stems; as stored, and as searched. */
+export const termsIn = (text: string): string[] => wordsIn(text).map(stemmer);

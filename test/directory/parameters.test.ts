@@ -5,6 +5,7 @@
  * Also paging arithmetic, POST bodies, odd values (never a 500) and postcode/proximity geometry.
  */
 import { readFileSync } from 'node:fs';
+import { stemmer } from 'stemmer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.ts';
 import {
@@ -61,7 +62,7 @@ const intersection = (first: string[], second: string[]) => first.filter((id) =>
 
 // ---- What each filter keeps, worked out from the fully nested records ----
 
-/** Words as the profile compares them: case- and accent-insensitive, whole words. */
+/** Words as the profile compares them: case- and accent-insensitive, whole words, any form (Porter stems). */
 const wordsOf = (text: unknown): string[] =>
   typeof text === 'string'
     ? text
@@ -70,6 +71,7 @@ const wordsOf = (text: unknown): string[] =>
         .toLowerCase()
         .split(/[^\p{L}\p{N}]+/u)
         .filter(Boolean)
+        .map(stemmer)
     : [];
 const hasEveryWord = (search: string, texts: unknown[]) => {
   const words = new Set(texts.flatMap(wordsOf));
@@ -105,6 +107,19 @@ const serviceTexts = (service: Item) => [
   object(service.organization).name,
   ...list(service.attributes).map((attribute) => object(attribute.taxonomy_term).name),
 ];
+/** A location's address lines, town and postal code (profile: what a search finds a place by). */
+const addressTexts = (location: Item) =>
+  list(location.addresses).flatMap((address) => [
+    address.address_1,
+    address.address_2,
+    address.city,
+    address.postal_code,
+  ]);
+/** The towns and postal codes where a service is offered, at its locations. */
+const servicePlaces = (service: Item) =>
+  list(service.service_at_locations).flatMap((pairing) =>
+    list(object(pairing.location).addresses).flatMap((address) => [address.city, address.postal_code]),
+  );
 const modifiedOnOrAfter = (service: Item, instant: string) =>
   Date.parse(service.last_modified as string) >=
   Date.parse(instant.length === 10 ? `${instant}T00:00:00Z` : instant);
@@ -138,7 +153,10 @@ type Filter = (record: Item, value: string) => boolean;
 /** Each list endpoint's filters, with values to try (the first is used in combinations). */
 const filters: Record<ListPath, Record<string, { values: string[]; keeps: Filter }>> = {
   '/services': {
-    search: { values: ['food', 'Legal AID', 'dental'], keeps: (s, v) => hasEveryWord(v, serviceTexts(s)) },
+    search: {
+      values: ['food', 'Legal AID', 'dental', 'shelters', 'immigrant', 'Seattle food', '98118'],
+      keeps: (s, v) => hasEveryWord(v, [...serviceTexts(s), ...servicePlaces(s)]),
+    },
     taxonomy_term_id: {
       values: [FOOD, FOOD_PANTRIES, BASIC_NEEDS, OLDER_ADULTS, 'no-such-term'],
       keeps: classifiedUnder,
@@ -173,10 +191,16 @@ const filters: Record<ListPath, Record<string, { values: string[]; keeps: Filter
   },
   '/service_at_locations': {
     search: {
-      values: ['food', 'library'],
-      // Its own description and its location's name (it has no name of its own), and its service's texts.
+      values: ['food', 'library', 'Seattle', 'shelters', '98118', 'Rainier Ave'],
+      // Its own description, its location's name and address (it has no name of its own), and its
+      // service's texts.
       keeps: (sal, v) =>
-        hasEveryWord(v, [sal.description, object(sal.location).name, ...serviceTexts(object(sal.service))]),
+        hasEveryWord(v, [
+          sal.description,
+          object(sal.location).name,
+          ...addressTexts(object(sal.location)),
+          ...serviceTexts(object(sal.service)),
+        ]),
     },
     taxonomy_term_id: {
       values: [FOOD, OLDER_ADULTS],
@@ -243,6 +267,36 @@ describe('filters alone', () => {
     expect(await listIds('/services', { taxonomy_term_id: FOOD_PANTRIES })).toHaveLength(7);
     expect(records['/services'].some((service) => termsApplied(service).includes(BASIC_NEEDS))).toBe(false);
     expect((await listIds('/services', { taxonomy_term_id: BASIC_NEEDS })).length).toBeGreaterThan(7);
+  });
+
+  it('searches any form of a word: plurals and common English inflections', async () => {
+    const shelter = await listIds('/services', { search: 'shelter' });
+    expect(shelter.length).toBeGreaterThan(0);
+    expect(await listIds('/services', { search: 'shelters' })).toEqual(shelter);
+    const immigrants = await listIds('/services', { search: 'immigrants' });
+    expect(await listIds('/services', { search: 'immigrant' })).toEqual(immigrants);
+    // Some are found only through the other form of the word: exact words alone would miss them.
+    const exactly = (word: string) =>
+      records['/services'].filter((service) =>
+        serviceTexts(service).some(
+          (text) => typeof text === 'string' && new RegExp(`\\b${word}\\b`, 'i').test(text),
+        ),
+      ).length;
+    expect(immigrants.length).toBeGreaterThan(exactly('immigrant'));
+    expect(shelter.length).toBeGreaterThan(exactly('shelters'));
+  });
+
+  it('finds services at location by their address, and services by the towns and postcodes where offered', async () => {
+    const inSeattle = records['/service_at_locations'].filter((pairing) =>
+      list(object(pairing.location).addresses).some((address) => address.city === 'Seattle'),
+    );
+    expect(inSeattle.length).toBeGreaterThan(0);
+    expect(await listIds('/service_at_locations', { search: 'Seattle' })).toEqual(
+      expect.arrayContaining(idsOf(inSeattle)),
+    );
+    const at98118 = records['/services'].filter((service) => servicePlaces(service).includes('98118'));
+    expect(at98118.length).toBeGreaterThan(0);
+    expect(await listIds('/services', { search: '98118' })).toEqual(idsOf(at98118).sort());
   });
 
   it('searches case- and accent-insensitively, whole words only', async () => {

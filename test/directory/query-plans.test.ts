@@ -37,6 +37,8 @@ async function planOf(collection: string, filter: Document) {
 describe('list filters', () => {
   it.each<[string, FilterParameters, string]>([
     ['search', { search: 'food pantry' }, '_search_1'],
+    // Word forms are matched by stems stored with each document: still one indexed term each.
+    ['search of word forms', { search: 'shelters immigrants Seattle' }, '_search_1'],
     ['taxonomy_term_id', { taxonomy_term_id: FOOD_PANTRIES }, '_terms_1'],
     ['taxonomy_id', { taxonomy_id: AUDIENCES }, '_taxonomies_1'],
     ['organization_id', { organization_id: ORGANIZATION }, 'organization.id_1'],

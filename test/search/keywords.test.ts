@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { wordsIn } from '../../src/search/keywords.ts';
+import { termsIn, wordsIn } from '../../src/search/keywords.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { importLines } from '../support/import.ts';
 
@@ -17,6 +17,16 @@ describe('search words', () => {
       'bar',
       '24h',
     ]);
+  });
+});
+
+describe('search terms', () => {
+  it('are the words reduced to their stems, so that forms of a word are one term', () => {
+    expect(termsIn('Shelters for Immigrants')).toEqual(termsIn('shelter FOR immigrant'));
+    expect(termsIn('counselling')).toEqual(termsIn('counseling'));
+    expect(termsIn('Food pantries')).toEqual(termsIn('food pantry'));
+    // Numbers and short words are kept as they are.
+    expect(termsIn('98125 24h WA')).toEqual(['98125', '24h', 'wa']);
   });
 });
 
