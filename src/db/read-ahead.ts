@@ -7,16 +7,19 @@ import type { AbstractCursor } from 'mongodb';
  * the caller stops early. Not for cursors with a `map` transform: buffered documents are taken untransformed.
  */
 export async function* readAhead<T>(cursor: AbstractCursor<T>): AsyncGenerator<T> {
+  let more: Promise<boolean> | undefined;
   try {
-    let more = cursor.hasNext();
+    more = cursor.hasNext();
     while (await more) {
       const batch = cursor.readBufferedDocuments();
       more = cursor.hasNext();
-      // If the caller stops before awaiting it, that read's failure (the cursor closed under it) is no one's.
+      // If the caller stops before awaiting it, that read's failure is no one's: the stream has ended.
       more.catch(() => {});
       yield* batch;
     }
   } finally {
+    // The read in flight is let finish first: closing under it would share its session with the kill.
+    await more?.catch(() => false);
     await cursor.close();
   }
 }

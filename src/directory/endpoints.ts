@@ -75,7 +75,7 @@ export const endpoints: Endpoint[] = [
     path: '/taxonomies',
     entity: 'taxonomy',
     collection: documentCollection.taxonomy,
-    // `full` is a rule for all core lists (spec 4.1 rule 7): taken, and a taxonomy is whole either way.
+    // `full` is a rule for all core lists (spec 4.1 rule 7): whole records, their metadata included.
     parameters: [...COMMON, 'full'],
     query: async (parameters) => ({
       filter: typeof parameters.search === 'string' ? searchClause(parameters.search) : {},

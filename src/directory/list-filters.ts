@@ -1,6 +1,6 @@
 import type { Db, Document } from 'mongodb';
 import { documentCollection } from '../db/collections.ts';
-import { termsIn } from '../search/keywords.ts';
+import { searchTermsIn } from '../search/keywords.ts';
 import { termAndDescendants } from './taxonomy-descendants.ts';
 
 /** The filters the core list endpoints share; each endpoint passes the parameters it takes. */
@@ -39,13 +39,13 @@ export async function sharedFilter(
 
 /**
  * Every term of the search must be among the document's terms (case- and accent-insensitive, in plain
- * spelling, any form of the word: see termsIn). A search without a word (`!!`, `🍔`) matches nothing, as a
+ * spelling, any form of the word: see searchTermsIn). A search without a word (`!!`, `🍔`) matches nothing, as a
  * search box would show it: no record has such a term.
  */
 export function searchClause(search: string): Document {
-  const terms = [...new Set(termsIn(search))];
-  if (terms.length === 0) return MATCHES_NOTHING;
-  return and(terms.map((term) => ({ _search: term })));
+  const words = searchTermsIn(search);
+  if (words.length === 0) return MATCHES_NOTHING;
+  return and(words.map((terms) => ({ _search: terms.length === 1 ? terms[0] : { $in: terms } })));
 }
 
 /** An indexed condition no document meets. */

@@ -70,7 +70,9 @@ export const parameters = {
     ),
   minimal: booleanFlag
     .default(false)
-    .describe('true: a plain JSON array of {id, modified_date} for every match, unpaged.'),
+    .describe(
+      'true: a plain JSON array of {id, modified_date} for every match, unpaged (with format=ndjson, one a line).',
+    ),
   full: booleanFlag.default(false).describe('true: fully nested items instead of one-to-one fields.'),
   full_service: booleanFlag
     .default(false)
@@ -123,9 +125,9 @@ function unknownParameters(names: readonly string[], given: readonly string[]) {
 /**
  * Parses the parameters an endpoint takes from the query string and, for POST, a JSON object body
  * (body values win). A known one given twice or malformed is a 400 that names it, except paging
- * parameters of an unpaged answer, which are ignored. So is an unknown one (a misspelt filter would
- * otherwise look like one that worked), listing those the endpoint takes, unless `unknown` is 'ignore'
- * (HSDS_UNKNOWN_PARAMETERS).
+ * parameters of an unpaged answer, which are ignored. A parameter the endpoint does not take is a 400
+ * too, naming it and listing those it takes (a misspelt filter would otherwise look like one that
+ * worked), unless `unknown` is 'ignore' (HSDS_UNKNOWN_PARAMETERS).
  */
 export function parseListParameters<Names extends ParameterName>(
   names: readonly Names[],

@@ -18,12 +18,21 @@ export interface FeedReading {
 const PER_PAGE = 100;
 
 /** The optional endpoints read after the services, each as the record type its items are. */
-/** The OPTIONAL lists read, with what each is asked: `full` only where the spec gives it (a strict feed refuses others). */
-const OPTIONAL: readonly [string, RecordType, Record<string, string>][] = [
-  ['organizations', 'organization', { full: 'true' }],
-  ['taxonomies', 'taxonomy', {}],
-  ['taxonomy_terms', 'taxonomy_term', {}],
+const OPTIONAL: readonly [string, RecordType][] = [
+  ['organizations', 'organization'],
+  ['taxonomies', 'taxonomy'],
+  ['taxonomy_terms', 'taxonomy_term'],
 ];
+
+/** What a list's pages may be asked besides `page`, in the order tried while the feed answers 400. */
+type Asked = Record<string, string | number>;
+/**
+ * Whole records and pages of PER_PAGE, else whole records at the feed's own page size (it may refuse
+ * `per_page`), else for an optional list nothing more (the official document gives `full` only to
+ * services, organizations and services at location: a strict feed may refuse it on the others).
+ */
+const SERVICE_PAGES: readonly Asked[] = [{ per_page: PER_PAGE, full: 'true' }, { full: 'true' }];
+const OPTIONAL_PAGES: readonly Asked[] = [...SERVICE_PAGES, {}];
 
 /** Fields of a full service that a list item leaves out: a page with any of them gives full records. */
 const NESTED_LISTS = relations.service.filter((relation) => relation.kind === 'many').map((r) => r.field);
@@ -57,11 +66,10 @@ export async function* readFeed(
       );
     const since = modifiedAfter === undefined ? {} : { modified_after: modifiedAfter };
     yield* readServices(client, at, since, reading);
-    for (const [path, type, asked] of OPTIONAL) {
-      const list = (page: number, perPage?: number) =>
-        at(path, { page, ...(perPage === undefined ? {} : { per_page: perPage }), ...asked });
+    for (const [path, type] of OPTIONAL) {
+      const list = (page: number, asked: Asked) => at(path, { page, ...asked });
       try {
-        for await (const { url, items } of pages(client, list, { optional: true }))
+        for await (const { url, items } of pages(client, list, OPTIONAL_PAGES, { optional: true }))
           yield* items.map((value, index) => ({
             source: { file: url, index },
             value: importable(type, value),
@@ -112,14 +120,8 @@ async function* readServices(
   } finally {
     streamed?.close();
   }
-  const page = (number: number, perPage?: number) =>
-    at('services', {
-      page: number,
-      ...(perPage === undefined ? {} : { per_page: perPage }),
-      full: 'true',
-      ...since,
-    });
-  for await (const { url, items } of pages(client, page)) {
+  const page = (number: number, asked: Asked) => at('services', { page: number, ...asked, ...since });
+  for await (const { url, items } of pages(client, page, SERVICE_PAGES)) {
     const full = items.some((item) =>
       NESTED_LISTS.some((field) => Array.isArray((item as Record<string, unknown>)[field])),
     );
@@ -153,32 +155,36 @@ async function* readServices(
 }
 
 /**
- * The pages of a list, asked with `per_page` PER_PAGE (without, if the feed refuses it with a 400), and
- * followed by the `total_pages` each gives, whatever `per_page` it honours; without one, until a short or
- * empty page. A list that cannot be trusted whole (an empty page before the last, the same page again, or
- * fewer or more items than the first page's `total_items`) makes the feed unreadable. `optional`: a first
- * page answering that the list is not offered throws NotOffered.
+ * The pages of a list, asked as the first of `askings` the feed does not refuse with a 400 on the first
+ * page, and followed by the `total_pages` each gives, whatever `per_page` it honours; without one, until a
+ * short or empty page. A list that cannot be trusted whole (an empty page before the last, the same page
+ * again, or fewer or more items than the first page's `total_items`) makes the feed unreadable.
+ * `optional`: a first page answering that the list is not offered, or refusing every asking, throws
+ * NotOffered.
  */
 async function* pages(
   client: FeedClient,
-  list: (page: number, perPage?: number) => URL,
+  list: (page: number, asked: Asked) => URL,
+  askings: readonly Asked[],
   { optional = false } = {},
 ): AsyncGenerator<{ url: string; items: unknown[] }> {
-  let perPage: number | undefined = PER_PAGE;
+  let asked = askings[0]!;
   let announced: number | undefined;
   let firstSize = 0;
   let read = 0;
   let previous = '';
   for (let number = 1; ; number++) {
-    let url = list(number, perPage);
+    let url = list(number, asked);
     let answer = await client.get(url);
     if (number === 1) {
       if (optional && NOT_OFFERED.has(answer.status)) throw new NotOffered(answer.status);
-      if (answer.status === 400) {
-        perPage = undefined;
-        url = list(number);
+      for (const next of askings.slice(1)) {
+        if (answer.status !== 400) break;
+        asked = next;
+        url = list(number, asked);
         answer = await client.get(url);
       }
+      if (optional && answer.status === 400) throw new NotOffered(answer.status);
     }
     const body = json(answer, url.href) as {
       contents?: unknown;
@@ -205,7 +211,7 @@ async function* pages(
     if (total !== undefined ? number >= total : items.length < firstSize) break;
   }
   if (announced !== undefined && read !== announced)
-    throw new FeedUnreadable(list(1, perPage).href, `${read} items read of the ${announced} announced`);
+    throw new FeedUnreadable(list(1, asked).href, `${read} items read of the ${announced} announced`);
 }
 
 /** The answers that say a list is not offered at all: an OPTIONAL endpoint the feed leaves out. */

@@ -129,7 +129,9 @@ function classification(record: Json): Pick<DerivedFields, '_terms' | '_taxonomi
 const searchableTexts = (record: Json) => [record.name, record.alternate_name, record.description];
 const searchable = (record: Json) => keywordsOf(...searchableTexts(record));
 
-const addressesOf = (location: Json | undefined): Json[] => list(location?.addresses);
+/** A location's street addresses: a postal one (a PO box, a head office's mail) is not where a service is. */
+const addressesOf = (location: Json | undefined): Json[] =>
+  list(location?.addresses).filter((address) => (address.address_type ?? 'physical') === 'physical');
 
 const asObject = (value: unknown): Json | undefined => (isJsonObject(value) ? value : undefined);
 

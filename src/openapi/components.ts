@@ -42,6 +42,8 @@ import {
   FullOrganizationPage,
   FullServiceAtLocationPage,
   FullServicePage,
+  FullTaxonomyPage,
+  FullTaxonomyTermPage,
   MinimalService,
   OrganizationRecord,
 } from './endpoint-schemas.ts';
@@ -114,6 +116,8 @@ const namedSchemas = {
   FullServicePage,
   FullOrganizationPage,
   FullServiceAtLocationPage,
+  FullTaxonomyPage,
+  FullTaxonomyTermPage,
   RootInfo,
   ChangeLine,
   Problem,

@@ -54,13 +54,16 @@ Our profile, in brief (the full list of decisions is at [/profile](${baseUrl}/pr
 
 - Lists: \`page\` counts from 1; \`per_page\` defaults to 50, at most 1000. Items are ordered by \`id\`
   (nearest first with \`proximity\`; on pages, equal distances by id). \`format=ndjson\` streams every match unpaged; \`minimal=true\` (services)
-  answers one array of \`{id, modified_date}\`; \`full=true\` gives fully nested items.
+  answers one array of \`{id, modified_date}\` (NDJSON with \`format=ndjson\`); \`full=true\` gives fully nested items.
 - POST on a list takes the same parameters in the query or as a JSON object body (body values win).
-  Unknown parameters are ignored; a known one given twice or malformed is a 400 naming it (paging
-  parameters of an unpaged answer, ndjson or \`minimal\`, are ignored even then).
+  A parameter the endpoint does not take is a 400 naming it and listing those it takes (unless
+  HSDS_UNKNOWN_PARAMETERS=ignore), as is a known one given twice or malformed (paging parameters of an
+  unpaged answer, ndjson or \`minimal\`, are ignored even then).
 - Flags (\`full\`, \`minimal\`, \`full_service\`, \`top_only\`; \`dry_run\` and \`wait\` of \`POST /import\`)
   take ${spelled(FLAG_SPELLINGS.true)} or ${spelled(FLAG_SPELLINGS.false)}, in any case; a JSON body may give them as booleans.
-- \`search\` matches whole words (case- and accent-insensitive; one without a letter or digit finds nothing);
+- \`search\` matches whole words in any of their forms (plurals and common English inflections; case- and
+  accent-insensitive; one without a letter or digit finds nothing), services also by the towns and postal
+  codes where offered, services at location by their location's address;
   \`taxonomy_term_id\` also matches the terms below it; \`top_only=true\` lists the terms without a parent.
 - Errors are \`application/problem+json\` (RFC 9457). While the database is unreachable or hung, requests that
   need it answer 503 with \`Retry-After\` within HSDS_DB_TIMEOUT_MS, as does a write it refuses for lack of

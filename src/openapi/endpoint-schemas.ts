@@ -52,6 +52,9 @@ export const OrganizationRecord = z
 export const FullServicePage = page(FullService);
 export const FullOrganizationPage = page(OrganizationRecord);
 export const FullServiceAtLocationPage = page(FullServiceAtLocation);
+/** Taxonomies and their terms with full=true: each whole, its metadata included, as its single record. */
+export const FullTaxonomyPage = page(Taxonomy);
+export const FullTaxonomyTermPage = page(TaxonomyTerm);
 
 export const endpointSchemas: Record<Endpoint['entity'], EndpointSchemas> = {
   service: {
@@ -75,11 +78,18 @@ export const endpointSchemas: Record<Endpoint['entity'], EndpointSchemas> = {
     fullPage: FullServiceAtLocationPage,
     recordParameters: [],
   },
-  taxonomy: { item: TaxonomyListItem, page: TaxonomyPage, record: Taxonomy, recordParameters: [] },
+  taxonomy: {
+    item: TaxonomyListItem,
+    page: TaxonomyPage,
+    record: Taxonomy,
+    fullPage: FullTaxonomyPage,
+    recordParameters: [],
+  },
   taxonomy_term: {
     item: TaxonomyTermListItem,
     page: TaxonomyTermPage,
     record: TaxonomyTerm,
+    fullPage: FullTaxonomyTermPage,
     recordParameters: [],
   },
 };

@@ -17,8 +17,8 @@ const anyOf = (schemas: JsonSchema[]): JsonSchema =>
 export function listOperations(endpoint: Endpoint, schemas: EndpointSchemas) {
   const names = endpointNames(endpoint);
   const takes = (name: ParameterName) => endpoint.parameters.includes(name);
-  // Taxonomies and their terms take `full` (a rule of every list) but are whole either way: no other page.
   const fullPage = takes('full') ? schemas.fullPage : undefined;
+  if (takes('full') && !fullPage) throw new Error(`${endpoint.path} takes full but has no full page schema.`);
 
   const pages = [schemaRef(schemas.page)];
   const items = [schemaRef(schemas.item)];
@@ -30,7 +30,10 @@ export function listOperations(endpoint: Endpoint, schemas: EndpointSchemas) {
   }
   if (takes('minimal')) {
     pages.push({ type: 'array', items: schemaRef(MinimalService) });
-    shapes.push('with minimal=true, an array of {id, modified_date} for every match, streamed');
+    items.push(schemaRef(MinimalService));
+    shapes.push(
+      'with minimal=true, an array of {id, modified_date} for every match, streamed (with format=ndjson, one a line)',
+    );
   }
   if (takes('format')) shapes.push('with format=ndjson, every match as NDJSON, one item a line, streamed');
 

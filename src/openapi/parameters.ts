@@ -47,7 +47,7 @@ export function listRequestBody(names: readonly ParameterName[]) {
     required: false,
     description:
       'The list parameters as a JSON object; any may instead be given in the query string (body values win). ' +
-      'Unknown members are ignored.',
+      'A member that is not a parameter of this list is a 400 naming it (unless HSDS_UNKNOWN_PARAMETERS=ignore).',
     content: {
       'application/json': {
         schema: {

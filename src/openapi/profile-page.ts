@@ -1,4 +1,4 @@
-import { parse } from 'marked';
+import { Marked, type Tokens } from 'marked';
 
 /** Enough style to read the profile: a column of text, code set off, tables ruled. */
 const STYLE = `
@@ -23,11 +23,38 @@ export const PROFILE_CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** A heading's anchor as GitHub makes it, which the profile's own links use: `Change feed (our extension)` → `change-feed-our-extension`. */
+export const headingAnchor = (text: string): string =>
+  text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .trim()
+    .replace(/\s/g, '-');
+
+/**
+ * Headings with the anchors the profile links to; links to the profile itself kept within the page; links
+ * to the repository's other documents (`import.md#…`), which the server does not serve, as their text.
+ */
+const markdown = new Marked({
+  renderer: {
+    heading({ tokens, depth, text }: Tokens.Heading) {
+      return `<h${depth} id="${headingAnchor(text)}">${this.parser.parseInline(tokens)}</h${depth}>\n`;
+    },
+    link({ href, tokens }: Tokens.Link) {
+      const inner = this.parser.parseInline(tokens);
+      const own = /^(?:profile\.md)?(#[^\s"]*)$/.exec(href);
+      if (own) return `<a href="${own[1]}">${inner}</a>`;
+      if (/^[\w./-]+\.md(?:#|$)/.test(href)) return inner;
+      return false;
+    },
+  },
+});
+
 /**
  * The profile as a complete HTML page, for browsers. The Markdown is our own (docs/profile.md), so its
  * rendering is not sanitized.
  */
-export function profileHtml(markdown: string): string {
+export function profileHtml(source: string): string {
   return `<!DOCTYPE html>
 <html lang="en">
   <head>
@@ -37,7 +64,7 @@ export function profileHtml(markdown: string): string {
     <style>${STYLE}</style>
   </head>
   <body>
-${parse(markdown, { async: false })}
+${markdown.parse(source, { async: false })}
   </body>
 </html>
 `;

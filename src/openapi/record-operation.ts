@@ -20,7 +20,8 @@ export function recordOperation(endpoint: Endpoint, schemas: EndpointSchemas) {
         content: { 'application/json': { schema: schemaRef(schemas.record) } },
       },
       '304': responseRef('NotModified'),
-      ...(schemas.recordParameters.length > 0 ? { '400': responseRef('BadRequest') } : {}),
+      // A parameter this path does not take is a 400 too (HSDS_UNKNOWN_PARAMETERS).
+      '400': responseRef('BadRequest'),
       '404': responseRef('NotFound'),
       '410': responseRef('Gone'),
       '503': responseRef('Unavailable'),

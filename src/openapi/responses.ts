@@ -50,7 +50,10 @@ export const responseComponents = {
     description: 'The ETag in If-None-Match still matches: the copy the client holds is current.',
     headers: cachingHeaders,
   },
-  BadRequest: problem('A parameter or the body is invalid; `errors` names each one at fault.'),
+  BadRequest: problem(
+    'A parameter or the body is invalid, or a parameter is not one this endpoint takes (unless ' +
+      'HSDS_UNKNOWN_PARAMETERS=ignore); `errors` names each one at fault.',
+  ),
   NotFound: problem('Nothing exists at this path: no record has this id.'),
   Gone: problem(
     'The record with this id was deleted (a full refresh of its source no longer had it), within the last ' +

@@ -42,5 +42,21 @@ export const wordsIn = (text: string): string[] =>
     .filter(Boolean)
     .map(plainSpelling);
 
-/** The search terms of a text: its words (as `wordsIn` gives them) reduced to their stems; as stored, and as searched. */
+/** The search terms of a text: its words (as `wordsIn` gives them) reduced to their stems, as stored. */
 export const termsIn = (text: string): string[] => wordsIn(text).map(stemmer);
+
+/**
+ * What a search asks for: for each of its words, the terms any of which a document must hold. Its stem,
+ * and the word itself where they differ: documents derived before terms were stemmed hold words whole,
+ * and still answer a search for their own words until `npm run rebuild` derives them again (see
+ * docs/operations.md, Upgrading). Both are looked up in the index.
+ */
+export function searchTermsIn(text: string): string[][] {
+  const alternatives = new Map<string, Set<string>>();
+  for (const word of wordsIn(text)) {
+    const stem = stemmer(word);
+    const terms = alternatives.get(stem) ?? alternatives.set(stem, new Set([stem])).get(stem)!;
+    terms.add(word);
+  }
+  return [...alternatives.values()].map((terms) => [...terms]);
+}

@@ -62,3 +62,17 @@ it('closes the server-side cursor when the caller stops early, with the next bat
   await documents.return(undefined);
   await expect.poll(() => openCursors(testDatabase, 'records')).toBe(before);
 });
+
+it("fails the caller's iteration when a later batch cannot be read, and leaves nothing open", async () => {
+  const before = await openCursors(testDatabase, 'records');
+  const cursor = open();
+  const documents = readAhead(cursor);
+  await documents.next();
+  // Killed from elsewhere (an operator, a failover): every getMore after this one fails.
+  await client.db(collection.dbName).command({ killCursors: 'records', cursors: [cursor.id!] });
+  const iterate = async () => {
+    for (let next = await documents.next(); !next.done; next = await documents.next());
+  };
+  await expect(iterate()).rejects.toThrow(/cursor/i);
+  await expect.poll(() => openCursors(testDatabase, 'records')).toBe(before);
+});

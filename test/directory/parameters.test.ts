@@ -107,9 +107,12 @@ const serviceTexts = (service: Item) => [
   object(service.organization).name,
   ...list(service.attributes).map((attribute) => object(attribute.taxonomy_term).name),
 ];
+/** A location's physical addresses (profile: postal ones are not where a service is). */
+const physicalAddresses = (location: Item) =>
+  list(location.addresses).filter((address) => (address.address_type ?? 'physical') === 'physical');
 /** A location's address lines, town and postal code (profile: what a search finds a place by). */
 const addressTexts = (location: Item) =>
-  list(location.addresses).flatMap((address) => [
+  physicalAddresses(location).flatMap((address) => [
     address.address_1,
     address.address_2,
     address.city,
@@ -118,7 +121,7 @@ const addressTexts = (location: Item) =>
 /** The towns and postal codes where a service is offered, at its locations. */
 const servicePlaces = (service: Item) =>
   list(service.service_at_locations).flatMap((pairing) =>
-    list(object(pairing.location).addresses).flatMap((address) => [address.city, address.postal_code]),
+    physicalAddresses(object(pairing.location)).flatMap((address) => [address.city, address.postal_code]),
   );
 const modifiedOnOrAfter = (service: Item, instant: string) =>
   Date.parse(service.last_modified as string) >=
@@ -734,6 +737,9 @@ describe('full and full_service', () => {
       list: '/organizations?full=true&full_service=true',
       record: (id) => `/organizations/${id}?full_service=true`,
     },
+    // Every list takes full (spec 4.1 rule 7): taxonomies and terms whole, as their single records.
+    { list: '/taxonomies?full=true', record: (id) => `/taxonomies/${id}` },
+    { list: '/taxonomy_terms?full=true', record: (id) => `/taxonomy_terms/${id}` },
   ];
   for (const { list: target, record } of recordPaths) {
     it(`${target} items are the single records`, async () => {

@@ -176,6 +176,55 @@ describe('harvesting a feed of the required endpoints only', () => {
     }
   });
 
+  it('asks a strict feed less on its optional lists, and skips one that refuses every asking', async () => {
+    const { db } = await freshApp();
+    const asked: string[] = [];
+    const terms = [
+      { id: '8b3a0bd6-93c7-4d1e-9d43-1f0c3b1f0a01', name: 'Food', description: 'Food.' },
+      { id: '8b3a0bd6-93c7-4d1e-9d43-1f0c3b1f0a02', name: 'Housing', description: 'Housing.' },
+    ];
+    const feed = createServer((request, response) => {
+      const url = new URL(request.url!, 'http://feed');
+      asked.push(`${url.pathname}${url.search}`);
+      const send = (status: number, body: unknown) => {
+        response.writeHead(status, { 'Content-Type': 'application/json' });
+        response.end(JSON.stringify(body));
+      };
+      const onlyPage = [...url.searchParams.keys()].every((name) => name === 'page');
+      if (url.pathname === '/') return send(200, { version: '3.0' });
+      if (url.pathname === '/services') {
+        if (url.searchParams.get('format') === 'ndjson') return send(400, { error: 'no such format' });
+        return send(200, { total_pages: 1, contents: generated.slice(0, 3) });
+      }
+      // As the official document lists its parameters: `page` and `per_page`, no `full`.
+      if (url.pathname === '/taxonomy_terms') {
+        if (!onlyPage) return send(400, { error: `unknown parameter in ${url.search}` });
+        return send(200, { total_pages: 1, contents: terms });
+      }
+      // Refuses whatever it is asked.
+      if (url.pathname === '/taxonomies') return send(400, { error: 'no' });
+      send(404, {});
+    });
+    const base = await listening(feed);
+    try {
+      const report = await harvest(db, base, { source: 'strict' });
+      expect(report.harvest.unreadable).toBeUndefined();
+      expect(report.byType, JSON.stringify(report)).toMatchObject({
+        taxonomy_term: { inserted: 2, rejected: 0 },
+      });
+      expect(asked.filter((path) => path.startsWith('/taxonomy_terms'))).toEqual([
+        '/taxonomy_terms?page=1&per_page=100&full=true',
+        '/taxonomy_terms?page=1&full=true',
+        '/taxonomy_terms?page=1',
+      ]);
+      expect(report.harvest.warnings).toEqual(
+        expect.arrayContaining([expect.stringMatching(/\/taxonomies answered 400: skipped/)]),
+      );
+    } finally {
+      feed.close();
+    }
+  });
+
   it('gives up on a feed that never answers, after its timeout, each attempt', async () => {
     const { db } = await freshApp();
     const feed = createServer((request, response) => {

@@ -69,7 +69,7 @@ describe('GET /profile', () => {
     expect(html).toMatch(/^<!DOCTYPE html>/);
     expect(html).toContain('<meta charset="utf-8">');
     expect(html).toMatch(/<title>[^<]+<\/title>/);
-    expect(html).toMatch(/<h1>[^<]+<\/h1>/);
+    expect(html).toMatch(/<h1 id="[^"]+">[^<]+<\/h1>/);
     expect(response.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
   });
 

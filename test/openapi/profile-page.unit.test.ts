@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { profileHtml } from '../../src/openapi/profile-page.ts';
+import { readFileSync } from 'node:fs';
+import { headingAnchor, profileHtml } from '../../src/openapi/profile-page.ts';
 
 describe('the profile as an HTML page', () => {
   const html = profileHtml(
@@ -13,15 +14,30 @@ describe('the profile as an HTML page', () => {
     expect(html.trimEnd()).toMatch(/<\/html>$/);
   });
 
-  it('renders the Markdown: headings, code, links as written, and tables', () => {
-    expect(html).toContain('<h1>Profile</h1>');
+  it('renders the Markdown: headings, code, and tables; links to documents it does not serve as their text', () => {
+    expect(html).toContain('<h1 id="profile">Profile</h1>');
     expect(html).toContain('<code>code</code>');
-    expect(html).toContain('<a href="import.md#replace">link</a>');
+    expect(html).toContain('and a link.');
+    expect(html).not.toContain('import.md');
     expect(html).toMatch(/<table>\s*<thead>\s*<tr>\s*<th>Name<\/th>/);
     expect(html).toContain('<td><code>page</code></td>');
   });
 
   it('styles its tables', () => {
     expect(html).toMatch(/<style>[^<]*\bth, td \{[^}]*border/);
+  });
+
+  it('gives every heading of the profile the anchor its own links use, and keeps other links', () => {
+    const profile = readFileSync(new URL('../../docs/profile.md', import.meta.url), 'utf8');
+    const page = profileHtml(profile);
+    const anchors = new Set([...page.matchAll(/<h\d id="([^"]+)"/g)].map((match) => match[1]));
+    const linked = [...page.matchAll(/<a href="#([^"]+)"/g)].map((match) => match[1]);
+    expect(linked.length).toBeGreaterThan(0);
+    for (const anchor of linked) expect(anchors, anchor).toContain(anchor);
+    expect(page).not.toMatch(/href="[^"]*\.md/);
+    expect(headingAnchor('Change feed (our extension)')).toBe('change-feed-our-extension');
+    expect(profileHtml('[spec](https://docs.openreferral.org/)')).toContain(
+      '<a href="https://docs.openreferral.org/">spec</a>',
+    );
   });
 });

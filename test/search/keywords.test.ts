@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { termsIn, wordsIn } from '../../src/search/keywords.ts';
+import { documentCollection } from '../../src/db/collections.ts';
+import { rebuildAllDocuments } from '../../src/ingest/rebuild-all.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { importLines } from '../support/import.ts';
 
@@ -34,6 +36,7 @@ describe('search over services', () => {
   let app: TestApp;
   const LODZ = '11111111-1111-4111-8111-111111111111';
   const KITCHEN = '22222222-2222-4222-8222-222222222222';
+  const OFFERED = '33333333-3333-4333-8333-333333333333';
   const service = (id: string, name: string) => ({ id, name, status: 'active', description: 'Meals.' });
 
   beforeAll(async () => {
@@ -61,5 +64,59 @@ describe('search over services', () => {
   it('finds the words typed with those letters too', async () => {
     expect(await found('Łódź')).toEqual([LODZ, KITCHEN]);
     expect(await found('Łódź Straße')).toEqual([KITCHEN]);
+  });
+
+  it('finds a service, and its service at location, by the physical address where it is offered', async () => {
+    const address = (id: string, city: string, postal: string, type: string) => ({
+      id,
+      address_1: '1 Main Street',
+      city,
+      state_province: 'IL',
+      postal_code: postal,
+      country: 'US',
+      address_type: type,
+    });
+    const offered = {
+      ...service(OFFERED, 'Evening Clinic'),
+      service_at_locations: [
+        {
+          id: '44444444-4444-4444-8444-444444444444',
+          location: {
+            id: '55555555-5555-4555-8555-555555555555',
+            location_type: 'physical',
+            name: 'Old Town Hall',
+            addresses: [
+              address('66666666-6666-4666-8666-666666666666', 'Shelbyville', '62565', 'physical'),
+              address('77777777-7777-4777-8777-777777777777', 'Springfield', '62701', 'postal'),
+            ],
+          },
+        },
+      ],
+    };
+    const report = await importLines(app.database.db, [offered]);
+    expect(report.rejected).toBe(0);
+    expect(await found('Shelbyville')).toEqual([OFFERED]);
+    expect(await found('62565 clinics')).toEqual([OFFERED]);
+    expect(await found('Springfield')).toEqual([]);
+    const pairings = async (search: string) => {
+      const response = await fetch(`${app.url}/service_at_locations?search=${encodeURIComponent(search)}`);
+      return ((await response.json()) as { contents: { id: string }[] }).contents.map((item) => item.id);
+    };
+    expect(await pairings('main street shelbyville')).toEqual(['44444444-4444-4444-8444-444444444444']);
+    expect(await pairings('springfield')).toEqual([]);
+  });
+
+  it('finds a document derived before terms were stemmed by its own words, and by any form once rebuilt', async () => {
+    const services = app.database.db.collection(documentCollection.service);
+    // As a release before stemming stored it: whole words.
+    await services.updateOne({ id: KITCHEN }, { $set: { _search: ['lodz', 'strasse', 'kitchen', 'meals'] } });
+    // (Each search differs from the ones before: none is answered from kept answers.)
+    expect(await found('kitchen meals')).toEqual([KITCHEN]);
+    expect(await found('Meals Kitchen')).toEqual([KITCHEN]);
+    // Another form than its own finds it only where that form's stem is the word it holds.
+    expect(await found('kitchens')).toEqual([KITCHEN]);
+    expect(await found('meal')).toEqual([LODZ, OFFERED]);
+    await rebuildAllDocuments(app.database.db);
+    expect(await found('MEAL')).toEqual([LODZ, KITCHEN, OFFERED]);
   });
 });
