@@ -111,6 +111,12 @@ export const proximityDraw =
       UNSEEN_RADIUS_MIN + random.int(UNSEEN_RADIUS_MAX - UNSEEN_RADIUS_MIN + 1),
     );
 
+/** The same proximity searches, of what is open at the time of each request (issue #23). */
+export const openNowDraw =
+  (postcodes: readonly string[]): PathDraw =>
+  (random) =>
+    `${proximityDraw(postcodes)(random)}&open_now=true`;
+
 /**
  * A page of the services modified after a random time (to the millisecond, between the earliest and the
  * latest modification), a random one of the pages those services fill.

@@ -19,6 +19,8 @@
  *     cities' postcodes, radius random to the metre up to 20 km), every request different. The bare server
  *     is primed with the first 40 of each (fetched once from the app); the app is then asked only paths
  *     drawn after those, each once (its warm-up included), that it has never served;
+ *   - the same proximity searches of what is open at the time of the request (`&open_now=true`, issue
+ *     #23), unseen alike;
  *   - random list pages `/services?per_page=50&page=N` on 200 connections: timeouts (no answer within
  *     10 s), errors and latencies.
  *
@@ -79,6 +81,7 @@ import {
   filteredPages,
   knownPostcodes,
   modifiedPageDraw,
+  openNowDraw,
   PAGE_SIZE,
   PROXIMITY_RADII,
   proximityDraw,
@@ -458,6 +461,7 @@ try {
       seed + 2,
       unseen,
     ),
+    unseenLoad(`unseen: the same, &open_now=true`, openNowDraw(postcodes), seed + 3, unseen),
     repeatedLoad(
       `/services?per_page=${PAGE_SIZE}&page=N (random of ${pages})`,
       Array.from({ length: pages }, (_, index) => servicesPage({ page: index + 1 })),

@@ -98,6 +98,7 @@ export function buildApp({
         gazetteer,
         tombstoneDays: config.tombstoneDays,
         unknownParameters: config.unknownParameters,
+        defaultOffset: config.defaultOffset,
         stopping,
       },
       config,

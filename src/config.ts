@@ -5,6 +5,7 @@ import { LOGIN_PATTERN, LOGIN_RULE } from './management/user-input.ts';
 import { DEFAULT_MAX_MISSING_SHARE } from './ingest/replace.ts';
 import { sourceName } from './ingest/source-name.ts';
 import { feedUrlProblem, headerProblem } from './harvest/feed-url.ts';
+import { OFFSETS, parseOffset } from './hours/weekly-hours.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
 
@@ -107,6 +108,19 @@ const EnvironmentSchema = z
       .default(300_000),
     HSDS_CORS_ORIGIN: z.string().min(1).default('*'),
     HSDS_CACHE_CONTROL: z.string().min(1).default('public, max-age=60'),
+    HSDS_DEFAULT_TIMEZONE: z
+      .string()
+      .trim()
+      .transform((value, context) => {
+        const offset = parseOffset(value);
+        if (offset !== undefined && OFFSETS.includes(offset)) return offset;
+        context.addIssue({
+          code: 'custom',
+          message: "must be a UTC offset in whole quarter hours within ±14:00, like 'Z', '-05:00' or '+0530'",
+        });
+        return z.NEVER;
+      })
+      .default(0),
     HSDS_UNKNOWN_PARAMETERS: z
       .enum(['reject', 'ignore'], { error: "must be 'reject' or 'ignore'" })
       .default('reject'),
@@ -191,6 +205,8 @@ function toConfig(env: z.infer<typeof EnvironmentSchema>) {
     cacheControl: env.HSDS_CACHE_CONTROL,
     /** What the core endpoints do with a parameter they do not take: a 400 naming it, or nothing. */
     unknownParameters: env.HSDS_UNKNOWN_PARAMETERS,
+    /** Minutes from UTC of schedules that state no time zone, for the opening filters. */
+    defaultOffset: env.HSDS_DEFAULT_TIMEZONE,
     /** Memory for the directory's answers kept to send again (src/directory/response-cache.ts); 0: none. */
     responseCacheBytes: env.HSDS_RESPONSE_CACHE_MB * 1024 * 1024,
     postcodesFile: env.HSDS_POSTCODES_FILE,

@@ -117,6 +117,15 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ HSDS_RESPONSE_CACHE_MB: bad })).toThrow(/HSDS_RESPONSE_CACHE_MB: /);
   });
 
+  it('places schedules in no stated zone in UTC unless given an offset in whole quarter hours', () => {
+    expect(loadConfig({}).defaultOffset).toBe(0);
+    expect(loadConfig({ HSDS_DEFAULT_TIMEZONE: '-05:00' }).defaultOffset).toBe(-300);
+    expect(loadConfig({ HSDS_DEFAULT_TIMEZONE: '+0530' }).defaultOffset).toBe(330);
+    expect(loadConfig({ HSDS_DEFAULT_TIMEZONE: 'Z' }).defaultOffset).toBe(0);
+    for (const bad of ['EST', 'America/New_York', '+15:00', '+05:17', '5'])
+      expect(() => loadConfig({ HSDS_DEFAULT_TIMEZONE: bad })).toThrow(/HSDS_DEFAULT_TIMEZONE: /);
+  });
+
   it('refuses unknown parameters of the core endpoints unless told to ignore them', () => {
     expect(loadConfig({}).unknownParameters).toBe('reject');
     expect(loadConfig({ HSDS_UNKNOWN_PARAMETERS: 'ignore' }).unknownParameters).toBe('ignore');

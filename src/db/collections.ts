@@ -41,6 +41,11 @@ const byId: IndexDescription = { key: { id: 1 }, name: 'id_1', unique: true };
 /** Every nested document: by id, by the words of its text, and by the ids it embeds (for rebuilds). */
 const documentIndexes = [byId, ...ascending('_search', '_deps')];
 const classified = ascending('_terms', '_taxonomies');
+/** `age` and the opening filters (src/directory/opening-filters.ts); only scheduled documents have keys. */
+const eligibleAndOpen: IndexDescription[] = [
+  ...ascending('_age_min', '_age_max'),
+  { key: { _open_keys: 1 }, name: '_open_keys_1', sparse: true },
+];
 
 /** The indexes each collection must have; created idempotently at start-up. */
 export const collectionIndexes: Record<string, IndexDescription[]> = {
@@ -48,6 +53,7 @@ export const collectionIndexes: Record<string, IndexDescription[]> = {
     ...documentIndexes,
     ...classified,
     ...ascending('organization.id', '_modified', '_input.fingerprint'),
+    ...eligibleAndOpen,
     { key: { '_geo.areas': '2dsphere' }, name: '_geo.areas_2dsphere' },
   ],
   organizations: [...documentIndexes, ...classified],
@@ -55,6 +61,7 @@ export const collectionIndexes: Record<string, IndexDescription[]> = {
     ...documentIndexes,
     ...classified,
     ...ascending('service.id', 'service.organization.id', '_modified', '_geo.postcodes'),
+    ...eligibleAndOpen,
     { key: { '_geo.point': '2dsphere' }, name: '_geo.point_2dsphere' },
     { key: { '_geo.areas': '2dsphere' }, name: '_geo.areas_2dsphere' },
   ],

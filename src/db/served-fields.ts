@@ -19,6 +19,12 @@ export const INTERNAL_FIELDS = [
   '_etag',
   '_head',
   '_input',
+  '_age_min',
+  '_age_max',
+  '_open_keys',
+  '_open_local',
+  '_open_utc',
+  '_open_zoneless',
 ];
 
 /** The projection that gives a stored document as served: everything but the internal fields. */

@@ -3,6 +3,7 @@ import { documentCollection } from '../db/collections.ts';
 import type { Gazetteer } from '../geo/gazetteer.ts';
 import type { RootEntity } from '../hsds/entities.ts';
 import { and, organizationClassification, searchClause, sharedFilter } from './list-filters.ts';
+import { openingClauses, type OpeningParameters } from './opening-filters.ts';
 import type { ParameterName, UnknownParameters } from './list-params.ts';
 import { postcodeQuery, type NearPoint } from './postcode-query.ts';
 
@@ -13,6 +14,8 @@ export interface QueryContext {
   tombstoneDays: number;
   /** What a core endpoint does with a parameter it does not take (HSDS_UNKNOWN_PARAMETERS). */
   unknownParameters: UnknownParameters;
+  /** Minutes from UTC of schedules that state no time zone (HSDS_DEFAULT_TIMEZONE). */
+  defaultOffset: number;
   /** Aborted when the server shuts down: live streams end then, so that it need not wait for them. */
   stopping?: AbortSignal;
 }
@@ -34,15 +37,28 @@ export interface Endpoint {
 
 const COMMON = ['page', 'per_page', 'format', 'search'] as const;
 const CLASSIFIED = ['taxonomy_term_id', 'taxonomy_id', 'organization_id', 'modified_after', 'full'] as const;
+/** Our extension: who is eligible, and what is open when (src/directory/opening-filters.ts). */
+const FINDING = ['age', 'open_at', 'day', 'time', 'open_now'] as const;
+
+/** The shared filters and the finding ones, ANDed. */
+async function findingFilter(
+  parameters: Record<string, unknown>,
+  { db, defaultOffset }: QueryContext,
+  organizationId: string,
+): Promise<Document> {
+  const shared = await sharedFilter(db, parameters, { organizationId });
+  const opening = openingClauses(parameters as OpeningParameters, new Date(), defaultOffset);
+  return and([shared, ...opening].filter(nonEmpty));
+}
 
 export const endpoints: Endpoint[] = [
   {
     path: '/services',
     entity: 'service',
     collection: documentCollection.service,
-    parameters: [...COMMON, ...CLASSIFIED, 'minimal'],
-    query: async (parameters, { db }) => ({
-      filter: await sharedFilter(db, parameters, { organizationId: 'organization.id' }),
+    parameters: [...COMMON, ...CLASSIFIED, ...FINDING, 'minimal'],
+    query: async (parameters, context) => ({
+      filter: await findingFilter(parameters, context, 'organization.id'),
     }),
   },
   {
@@ -60,9 +76,10 @@ export const endpoints: Endpoint[] = [
     path: '/service_at_locations',
     entity: 'service_at_location',
     collection: documentCollection.service_at_location,
-    parameters: [...COMMON, ...CLASSIFIED, 'postcode', 'proximity'],
-    query: async (parameters, { db, gazetteer }) => {
-      const shared = await sharedFilter(db, parameters, { organizationId: 'service.organization.id' });
+    parameters: [...COMMON, ...CLASSIFIED, ...FINDING, 'postcode', 'proximity'],
+    query: async (parameters, context) => {
+      const { gazetteer } = context;
+      const shared = await findingFilter(parameters, context, 'service.organization.id');
       const postcode = postcodeQuery(
         gazetteer,
         parameters.postcode as string | undefined,

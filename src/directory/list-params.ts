@@ -4,6 +4,7 @@ import { HttpProblem } from '../http/problem.ts';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../http/paging.ts';
 import { queryInteger } from '../http/query-integer.ts';
 import { isJsonObject, type Json } from '../json.ts';
+import { DAY_CODES } from '../hours/weekly-hours.ts';
 
 const text = z
   .string({ error: 'must be a string' })
@@ -38,6 +39,20 @@ const instant = z
   .refine((date) => !Number.isNaN(date.getTime()), 'is not a real date');
 
 const DECIMAL = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?\s*$/i;
+
+/** A decimal number from the query string (a JSON body gives it as a number); Number() would also read `0x10`. */
+const decimal = (schema: z.ZodNumber) =>
+  z.preprocess((value) => (typeof value === 'string' && DECIMAL.test(value) ? Number(value) : value), schema);
+
+/** An instant: an ISO 8601 date-time with a time zone (a date alone is no instant). */
+const dateTime = z
+  .string({ error: 'must be an ISO 8601 date-time with a time zone' })
+  .trim()
+  .refine(
+    (value) => /T/i.test(value),
+    'must be an ISO 8601 date-time with a time zone, e.g. 2026-11-27T09:30:00-05:00',
+  )
+  .pipe(instant);
 
 /** Every parameter of every core list endpoint, by name; each endpoint picks the ones it takes. */
 export const parameters = {
@@ -91,19 +106,53 @@ export const parameters = {
         'its centroid (results with no service area are kept). A postcode we cannot place matches listed ' +
         'postcodes only (with proximity it is a 400).',
     ),
-  proximity: z
-    .preprocess(
-      // Decimal only: Number() would also read hexadecimal and binary (`0x10` as 16 m).
-      (value) => (typeof value === 'string' && DECIMAL.test(value) ? Number(value) : value),
-      z
-        .number({ error: 'must be a distance in metres' })
-        .positive('must be a positive distance in metres')
-        .max(20_037_508, 'must be at most half the circumference of the earth in metres'),
-    )
+  proximity: decimal(
+    z
+      .number({ error: 'must be a distance in metres' })
+      .positive('must be a positive distance in metres')
+      .max(20_037_508, 'must be at most half the circumference of the earth in metres'),
+  )
     .optional()
     .describe(
       "Only results within this many metres of the postcode's centroid, nearest first; on pages, equal distances by id (needs postcode).",
     ),
+  age: decimal(
+    z
+      .number({ error: 'must be an age in years' })
+      .min(0, 'must not be negative')
+      .max(150, 'must be at most 150'),
+  )
+    .optional()
+    .describe(
+      'Our extension: records whose eligibility admits this age in years (minimum_age and maximum_age ' +
+        'of the service; a missing bound is open).',
+    ),
+  open_at: dateTime
+    .optional()
+    .describe(
+      'Our extension: records open at this instant (an ISO 8601 date-time with a time zone), by their ' +
+        "weekly schedules in each schedule's own time zone; a service at location by its own schedules, " +
+        "else its service's. See the profile for the schedules understood.",
+    ),
+  day: z
+    .preprocess(
+      (value) => (typeof value === 'string' ? value.trim().toUpperCase() : value),
+      z.enum(DAY_CODES, { error: 'must be a day code: MO, TU, WE, TH, FR, SA or SU' }),
+    )
+    .optional()
+    .describe(
+      "Our extension, with time: records open on this weekday at time, in each schedule's local time.",
+    ),
+  time: z
+    .string({ error: 'must be a time of day, HH:MM' })
+    .trim()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time of day, HH:MM (00:00 to 23:59)')
+    .transform((value) => Number(value.slice(0, 2)) * 60 + Number(value.slice(3, 5)))
+    .optional()
+    .describe('Our extension, with day: the local time of day, HH:MM.'),
+  open_now: booleanFlag
+    .default(false)
+    .describe('Our extension: true: records open at the time of the request (as open_at).'),
 } as const;
 
 export type ParameterName = keyof typeof parameters;

@@ -7,12 +7,18 @@ import * as z from 'zod';
  *   variant nibbles are not checked (z.guid), so ids minted by other systems still validate, as with ajv.
  * - `IsoDate`, `IsoTime`: the official schemas mark these as Frictionless `datapackage_type` date and time
  *   (which JSON Schema validators ignore); the spec fixes dates as `YYYY-MM-DD` and times as `HH:MM:SS`.
- *   Times also accept `HH:MM`, as used by the official location example.
+ *   Times also accept `HH:MM`, as used by the official location example, and a `Z` or `±HH:MM` offset, as
+ *   the schedule schema's own description asks (`09:00-05:00` for 9am EST).
  * - `IsoDateTime`: `format: date-time` (RFC 3339), so a `Z` or a numeric UTC offset is required.
  */
 export const Uuid = z.guid({ error: 'Invalid UUID' });
 export const IsoDate = z.iso.date();
-export const IsoTime = z.iso.time();
+export const IsoTime = z
+  .string()
+  .regex(
+    /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]([01]\d|2[0-3])(:?[0-5]\d)?)?$/i,
+    'Invalid ISO time',
+  );
 export const IsoDateTime = z.iso.datetime({ offset: true });
 export const Uri = z.url();
 export const Email = z.email();

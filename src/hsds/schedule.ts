@@ -33,8 +33,13 @@ export const Schedule = z
     bymonthday: z.string().describe('Comma-separated days of the month the event falls on.').optional(),
     byyearday: z.string().describe('Comma-separated days of the year the event falls on.').optional(),
     description: z.string().describe('The schedule in words.').optional(),
-    opens_at: IsoTime.describe('Opening time, HH:MM:SS.').optional(),
-    closes_at: IsoTime.describe('Closing time, HH:MM:SS.').optional(),
+    opens_at: IsoTime.describe(
+      'Opening time, HH:MM:SS (or HH:MM), with its offset from UTC (Z, or e.g. -05:00) where given.',
+    ).optional(),
+    closes_at: IsoTime.describe(
+      'Closing time, HH:MM:SS (or HH:MM), with its offset from UTC (Z, or e.g. -05:00) where given; at or ' +
+        'before the opening time, the next day.',
+    ).optional(),
     schedule_link: Uri.describe('Where to book or see availability.').optional(),
     // Free text in the official schema; no allowed values are fixed.
     attending_type: z.string().describe('How to attend, e.g. in person, by phone, online.').optional(),

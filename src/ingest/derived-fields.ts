@@ -1,5 +1,6 @@
 import { pointOf } from '../geo/indexable.ts';
 import { coverageOf } from '../geo/service-area.ts';
+import { openingFields, type OpeningFields } from '../hours/weekly-hours.ts';
 import { keywordsOf } from '../search/keywords.ts';
 import type { RootEntity } from '../hsds/entities.ts';
 import { isJsonObject, type Json } from '../json.ts';
@@ -16,6 +17,26 @@ export interface DerivedFields {
   _geo?: { point?: Json; areas?: Json[]; postcodes?: string[]; covered?: boolean };
   /** `last_modified` as a date, for `modified_after` whatever zone offset the publisher wrote. */
   _modified?: Date;
+  /** The ages a service admits, for `age`: a missing bound is open (0 and AGE_UNBOUNDED). */
+  _age_min?: number;
+  _age_max?: number;
+}
+
+/** Above any age: what a service without a maximum age admits up to. */
+const AGE_UNBOUNDED = 1000;
+
+/** The eligible ages and the opening sessions of a service (a service at location: of its service, and its own schedules, else its service's). */
+function eligibilityAndHours(
+  service: Json,
+  schedules: unknown,
+): Partial<OpeningFields> & Pick<DerivedFields, '_age_min' | '_age_max'> {
+  const bound = (value: unknown, otherwise: number) =>
+    typeof value === 'number' && Number.isFinite(value) ? value : otherwise;
+  return {
+    _age_min: bound(service.minimum_age, 0),
+    _age_max: bound(service.maximum_age, AGE_UNBOUNDED),
+    ...openingFields(list(schedules)),
+  };
 }
 
 export function deriveFields(
@@ -56,6 +77,7 @@ function forService(service: Json) {
       ...classification(service),
       _geo: geoFields(undefined, coverage),
       ...modified(service.last_modified),
+      ...eligibilityAndHours(service, service.schedules),
     },
     warnings: coverage.problems,
   };
@@ -93,6 +115,11 @@ function forServiceAtLocation(serviceAtLocation: Json) {
       ...classification(service),
       _geo: geoFields(point, coverage),
       ...modified(service.last_modified),
+      // Its own schedules where it has any, else its service's.
+      ...eligibilityAndHours(
+        service,
+        list(serviceAtLocation.schedules).length > 0 ? serviceAtLocation.schedules : service.schedules,
+      ),
     },
     warnings,
   };

@@ -61,6 +61,8 @@ Our profile, in brief (the full list of decisions is at [/profile](${baseUrl}/pr
   unpaged answer, ndjson or \`minimal\`, are ignored even then).
 - Flags (\`full\`, \`minimal\`, \`full_service\`, \`top_only\`; \`dry_run\` and \`wait\` of \`POST /import\`)
   take ${spelled(FLAG_SPELLINGS.true)} or ${spelled(FLAG_SPELLINGS.false)}, in any case; a JSON body may give them as booleans.
+- Our extension on /services and /service_at_locations: \`age\`, \`open_at\`, \`day\` with \`time\`, and
+  \`open_now\` find who is eligible and what is open when, from weekly schedules (see /profile).
 - \`search\` matches whole words in any of their forms (plurals and common English inflections; case- and
   accent-insensitive; one without a letter or digit finds nothing), services also by the towns and postal
   codes where offered, services at location by their location's address;

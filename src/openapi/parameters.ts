@@ -9,7 +9,7 @@ const parameterNames = Object.keys(parameters) as ParameterName[];
  * The formats of parameters whose zod schema, a string it parses itself, cannot state one. A date-time is
  * what generated clients send for `modified_after`; its description says a plain date is accepted too.
  */
-const formats: Partial<Record<ParameterName, string>> = { modified_after: 'date-time' };
+const formats: Partial<Record<ParameterName, string>> = { modified_after: 'date-time', open_at: 'date-time' };
 
 /**
  * What a list parameter accepts. Query strings carry the same values as text, which OpenAPI's query

@@ -1,0 +1,425 @@
+/*
+ * Issue #23: `age`, `open_at`, `day` with `time`, and `open_now` on /services and /service_at_locations,
+ * checked against an oracle written here (from each schedule's fields, instant by instant) over generated
+ * schedules: working weeks in numeric zones, weekends with an offset on the times, evenings past midnight,
+ * seasons, zones on both sides of the date line, schedules in no stated zone (the server's default), whole
+ * days, forms not understood (monthly), and services without a schedule, which never match.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documentCollection } from '../../src/db/collections.ts';
+import { openingClauses } from '../../src/directory/opening-filters.ts';
+import type { Json } from '../../src/json.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { blamedParameters, expectProblem, startSampleApp } from '../support/directory-client.ts';
+import { importLines } from '../support/import.ts';
+
+/** The server's default zone for schedules that state none: UTC−08:00. */
+const DEFAULT_OFFSET = -480;
+const DAYS = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'];
+
+/** A small deterministic generator (mulberry32), so that a failure can be replayed. */
+function random(seed: number) {
+  let state = seed;
+  const next = () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (n: number) => Math.floor(next() * n),
+    pick: <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!,
+  };
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const uuid = (kind: number, n: number) => `${pad(kind)}000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+/** Schedules of each kind the issue names, varied by the generator. */
+function scheduleOf(kind: number, n: number, r: ReturnType<typeof random>): Json {
+  const id = uuid(90 + (kind % 10), n * 10 + kind);
+  const hour = (from: number, span: number) => pad(from + r.int(span));
+  switch (kind) {
+    case 0: // a working week, in a numeric zone
+      return {
+        id,
+        freq: 'WEEKLY',
+        byday: 'MO,TU,WE,TH,FR',
+        opens_at: `${hour(7, 3)}:00`,
+        closes_at: `${hour(15, 4)}:30`,
+        timezone: r.pick([-5, -8, 1, 5.5]),
+      };
+    case 1: // weekends only, the offset on the times
+      return {
+        id,
+        freq: 'WEEKLY',
+        byday: 'SA,SU',
+        opens_at: `${hour(9, 3)}:00+01:00`,
+        closes_at: `${hour(13, 4)}:00+01:00`,
+      };
+    case 2: // evenings past midnight
+      return {
+        id,
+        freq: 'WEEKLY',
+        byday: r.pick(['FR,SA', 'SU', 'TH,FR,SA,SU']),
+        opens_at: `${hour(19, 4)}:00Z`,
+        closes_at: `0${r.int(4)}:00Z`,
+      };
+    case 3: // a season, east of the date line
+      return {
+        id,
+        freq: 'WEEKLY',
+        byday: 'MO,WE,FR',
+        opens_at: '08:00',
+        closes_at: '12:00',
+        timezone: r.pick([13, 14]),
+        valid_from: '2026-06-01',
+        valid_to: '2026-08-31',
+      };
+    case 4: // west of the date line
+      return {
+        id,
+        freq: 'WEEKLY',
+        byday: 'TU,TH',
+        opens_at: '06:00-11:00',
+        closes_at: '10:00-11:00',
+        valid_from: '2026-01-01',
+      };
+    case 5: // no stated zone: the server's default
+      return {
+        id,
+        freq: 'WEEKLY',
+        byday: r.pick(['MO', 'MO,TU', 'SU']),
+        opens_at: `${hour(10, 4)}:15`,
+        closes_at: `${hour(14, 4)}:45`,
+      };
+    case 6: // every day, all day
+      return {
+        id,
+        freq: 'WEEKLY',
+        byday: DAYS.join(','),
+        opens_at: '00:00',
+        closes_at: '00:00',
+        timezone: 0,
+        valid_to: '2026-12-31',
+      };
+    default: // a form not understood: never open by it
+      return { id, freq: 'MONTHLY', byday: '1MO', opens_at: '09:00', closes_at: '17:00', timezone: -5 };
+  }
+}
+
+const r = random(23);
+const SERVICES: Json[] = Array.from({ length: 60 }, (_, n) => {
+  const schedules =
+    n % 10 === 9 ? [] : Array.from({ length: 1 + r.int(2) }, (_, k) => scheduleOf(r.int(8), n * 2 + k, r));
+  const ages: Json = {};
+  if (r.next() < 0.5) ages.minimum_age = r.int(20);
+  if (r.next() < 0.5) ages.maximum_age = 10 + r.int(60);
+  // Some services at location keep schedules of their own, which win over their service's.
+  const own = n % 4 === 0 ? [scheduleOf(r.int(7), 500 + n, r)] : [];
+  return {
+    id: uuid(1, n),
+    name: `Service ${n}`,
+    status: 'active',
+    ...ages,
+    schedules,
+    service_at_locations: [
+      {
+        id: uuid(2, n),
+        schedules: own,
+        location: { id: uuid(3, n), location_type: 'physical', name: `Site ${n}` },
+      },
+    ],
+  };
+});
+
+// ---- The oracle: from a schedule's fields, at one instant ----
+
+interface Zoned {
+  offset: number | null;
+  days: number[];
+  open: number;
+  close: number;
+}
+
+function understood(schedule: Json): Zoned | null {
+  if (schedule.freq !== 'WEEKLY' || /\d/.test(String(schedule.byday))) return null;
+  const time = (text: unknown) => /^(\d\d):(\d\d)(Z|[+-]\d\d:\d\d)?$/.exec(String(text));
+  const opens = time(schedule.opens_at)!;
+  const closes = time(schedule.closes_at)!;
+  const suffix = opens[3];
+  let offset: number | null = null;
+  if (suffix === 'Z') offset = 0;
+  else if (suffix)
+    offset = (suffix.startsWith('-') ? -1 : 1) * (Number(suffix.slice(1, 3)) * 60 + Number(suffix.slice(4)));
+  else if (typeof schedule.timezone === 'number') offset = schedule.timezone * 60;
+  const days = String(schedule.byday)
+    .split(',')
+    .map((d) => DAYS.indexOf(d));
+  return {
+    offset,
+    days,
+    open: Number(opens[1]) * 60 + Number(opens[2]),
+    close: Number(closes[1]) * 60 + Number(closes[2]),
+  };
+}
+
+/** Whether a schedule is open at a local weekday and minute of the day. */
+function openAtLocal(zoned: Zoned, weekday: number, minute: number): boolean {
+  const { days, open, close } = zoned;
+  const yesterday = (weekday + 6) % 7;
+  if (close > open) return days.includes(weekday) && minute >= open && minute < close;
+  // Past midnight (or a whole day when equal): from `open` today, or until `close` after yesterday's.
+  const end = close === open ? open : close;
+  return (days.includes(weekday) && minute >= open) || (days.includes(yesterday) && minute < end);
+}
+
+function scheduleOpenAt(schedule: Json, instant: Date, defaultOffset: number): boolean {
+  const zoned = understood(schedule);
+  if (!zoned) return false;
+  const local = new Date(instant.getTime() + (zoned.offset ?? defaultOffset) * 60_000);
+  const date = local.toISOString().slice(0, 10);
+  if (typeof schedule.valid_from === 'string' && date < schedule.valid_from) return false;
+  if (typeof schedule.valid_to === 'string' && date > schedule.valid_to) return false;
+  return openAtLocal(zoned, (local.getUTCDay() + 6) % 7, local.getUTCHours() * 60 + local.getUTCMinutes());
+}
+
+const list = (value: unknown) => (Array.isArray(value) ? (value as Json[]) : []);
+const pairingOf = (service: Json) => list(service.service_at_locations)[0]!;
+const pairingSchedules = (service: Json) =>
+  list(pairingOf(service).schedules).length > 0
+    ? list(pairingOf(service).schedules)
+    : list(service.schedules);
+const admits = (service: Json, age: number) =>
+  (typeof service.minimum_age !== 'number' || service.minimum_age <= age) &&
+  (typeof service.maximum_age !== 'number' || service.maximum_age >= age);
+
+// ---- The server ----
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp({ HSDS_DEFAULT_TIMEZONE: '-08:00' });
+  const report = await importLines(app.database.db, SERVICES);
+  expect(report.rejected, JSON.stringify(report.rejections?.slice(0, 3))).toBe(0);
+}, 60_000);
+afterAll(async () => app?.close());
+
+async function ids(path: string, query: Record<string, string>): Promise<string[]> {
+  const response = await fetch(`${app.url}${path}?${new URLSearchParams({ ...query, per_page: '1000' })}`);
+  const text = await response.text();
+  expect(response.status, text.slice(0, 300)).toBe(200);
+  return (JSON.parse(text) as { contents: Json[] }).contents.map((item) => item.id as string);
+}
+
+const expected = (keep: (service: Json) => boolean, id: (service: Json) => string) =>
+  SERVICES.filter(keep).map(id).sort();
+
+/** Instants across 2026 at random, and the edges the schedules turn at (whole hours, midnight, Sunday night). */
+const INSTANTS = [
+  ...Array.from({ length: 40 }, () => new Date(Date.UTC(2026, 0, 1) + r.int(365 * 24 * 4) * 15 * 60_000)),
+  new Date('2026-07-05T23:59:00Z'),
+  new Date('2026-07-06T00:00:00Z'),
+  new Date('2026-06-01T08:30:00+13:00'),
+  new Date('2026-05-31T08:30:00+13:00'),
+  new Date('2026-08-31T11:59:00+14:00'),
+  new Date('2026-09-01T08:00:00+14:00'),
+  new Date('2026-03-05T06:00:00-11:00'),
+  new Date('2025-12-30T06:00:00-11:00'),
+  new Date('2026-11-29T01:30:00Z'),
+];
+
+describe('open_at', () => {
+  it('finds exactly the services, and services at location, the oracle finds open', async () => {
+    let open = 0;
+    for (const instant of INSTANTS) {
+      const at = instant.toISOString();
+      const services = expected(
+        (service) => list(service.schedules).some((s) => scheduleOpenAt(s, instant, DEFAULT_OFFSET)),
+        (service) => service.id as string,
+      );
+      expect(await ids('/services', { open_at: at }), at).toEqual(services);
+      const pairings = expected(
+        (service) => pairingSchedules(service).some((s) => scheduleOpenAt(s, instant, DEFAULT_OFFSET)),
+        (service) => pairingOf(service).id as string,
+      );
+      expect(await ids('/service_at_locations', { open_at: at }), at).toEqual(pairings);
+      open += services.length;
+    }
+    // The instants found some open and some closed.
+    expect(open).toBeGreaterThan(0);
+    expect(open).toBeLessThan(INSTANTS.length * SERVICES.length);
+  });
+
+  it('reads the instant in any offset alike', async () => {
+    const instant = new Date('2026-07-10T18:30:00Z');
+    expect(await ids('/services', { open_at: '2026-07-11T04:30:00+10:00' })).toEqual(
+      await ids('/services', { open_at: instant.toISOString() }),
+    );
+  });
+});
+
+describe('day and time', () => {
+  it("find what is open at that weekday and time in each schedule's local time, whatever the date", async () => {
+    for (let k = 0; k < 30; k++) {
+      const weekday = r.int(7);
+      const minute = r.int(24 * 4) * 15;
+      const query = { day: DAYS[weekday]!, time: `${pad(Math.floor(minute / 60))}:${pad(minute % 60)}` };
+      const byLocalTime = (schedule: Json) => {
+        const zoned = understood(schedule);
+        return zoned !== null && openAtLocal(zoned, weekday, minute);
+      };
+      expect(await ids('/services', query), JSON.stringify(query)).toEqual(
+        expected(
+          (service) => list(service.schedules).some(byLocalTime),
+          (service) => service.id as string,
+        ),
+      );
+      expect(await ids('/service_at_locations', query), JSON.stringify(query)).toEqual(
+        expected(
+          (service) => pairingSchedules(service).some(byLocalTime),
+          (service) => pairingOf(service).id as string,
+        ),
+      );
+    }
+  });
+});
+
+describe('open_now', () => {
+  it('is open_at at the time of the request', async () => {
+    const before = await ids('/services', { open_at: new Date().toISOString() });
+    const now = await ids('/services', { open_now: 'true' });
+    const after = await ids('/services', { open_at: new Date().toISOString() });
+    expect([before, after]).toContainEqual(now);
+  });
+});
+
+describe('age', () => {
+  it('keeps the services and services at location whose eligibility admits that age', async () => {
+    for (const age of [0, 5, 16, 16.5, 30, 70, 150]) {
+      expect(await ids('/services', { age: String(age) }), String(age)).toEqual(
+        expected(
+          (service) => admits(service, age),
+          (service) => service.id as string,
+        ),
+      );
+      expect(await ids('/service_at_locations', { age: String(age) }), String(age)).toEqual(
+        expected(
+          (service) => admits(service, age),
+          (service) => pairingOf(service).id as string,
+        ),
+      );
+    }
+  });
+});
+
+describe('combined', () => {
+  it('AND with each other and with the other filters, in pages, NDJSON, minimal and POST bodies', async () => {
+    const at = '2026-07-11T10:30:00+01:00';
+    const both = await ids('/services', { open_at: at, age: '16' });
+    const open = new Set(await ids('/services', { open_at: at }));
+    expect(both).toEqual((await ids('/services', { age: '16' })).filter((id) => open.has(id)));
+    expect(both.length).toBeGreaterThan(0);
+    const withSearch = await ids('/services', { open_at: at, search: 'service' });
+    expect(withSearch).toEqual([...open].sort());
+
+    const query = new URLSearchParams({ open_at: at, age: '16' });
+    const ndjson = await (await fetch(`${app.url}/services?${query}&format=ndjson`)).text();
+    expect(
+      ndjson
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as Json).id),
+    ).toEqual(both);
+    const minimal = (await (await fetch(`${app.url}/services?${query}&minimal=true`)).json()) as Json[];
+    expect(minimal.map((entry) => entry.id)).toEqual(both);
+    const posted = await fetch(`${app.url}/services`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ open_at: at, age: 16, per_page: 1000 }),
+    });
+    expect(((await posted.json()) as { contents: Json[] }).contents.map((item) => item.id)).toEqual(both);
+  });
+
+  it('refuses bad values and questions asked two ways with a 400 naming the parameter', async () => {
+    for (const [query, blamed] of [
+      ['age=-1', 'age'],
+      ['age=old', 'age'],
+      ['open_at=2026-07-11', 'open_at'],
+      ['open_at=2026-07-11T10:30:00', 'open_at'],
+      ['open_at=tomorrow', 'open_at'],
+      ['day=XX&time=10:00', 'day'],
+      ['day=MO&time=24:00', 'time'],
+      ['day=MO&time=9:00', 'time'],
+      ['day=MO', 'day'],
+      ['time=10:00', 'time'],
+      ['open_now=maybe', 'open_now'],
+      ['open_now=true&open_at=2026-07-11T10:30:00Z', 'open_now'],
+      ['day=MO&time=10:00&open_now=true', 'day'],
+    ] as const) {
+      for (const path of ['/services', '/service_at_locations']) {
+        const problem = await expectProblem(
+          await fetch(`${app.url}${path}?${query}`),
+          400,
+          `${path}?${query}`,
+        );
+        expect(blamedParameters(problem), `${path}?${query}`).toEqual([blamed]);
+      }
+    }
+  });
+});
+
+describe('on the sample directory, with postcode and proximity', () => {
+  it("keeps proximity's nearest-first order among what is open, and what the age admits", async () => {
+    const sample = await startSampleApp();
+    try {
+      const ordered = async (query: string) => {
+        const response = await fetch(`${sample.url}/service_at_locations?${query}&per_page=1000`);
+        expect(response.status, query).toBe(200);
+        return ((await response.json()) as { contents: Json[] }).contents.map((item) => item.id as string);
+      };
+      const near = 'postcode=98118&proximity=30000';
+      // A Wednesday, 10:00 in Seattle.
+      const at = 'open_at=2026-11-25T10:00:00-08:00';
+      const nearest = await ordered(near);
+      const open = new Set(await ordered(at));
+      const both = await ordered(`${near}&${at}`);
+      expect(both).toEqual(nearest.filter((id) => open.has(id)));
+      expect(both.length).toBeGreaterThan(0);
+      expect(both.length).toBeLessThan(nearest.length);
+      // At 03:00 on that night, far less is open.
+      const night = await ordered(`${near}&open_at=2026-11-25T03:00:00-08:00`);
+      expect(night.length).toBeLessThan(both.length);
+      const young = new Set(await ordered('age=12'));
+      expect(await ordered(`${near}&${at}&age=12`)).toEqual(both.filter((id) => young.has(id)));
+    } finally {
+      await sample.close();
+    }
+  });
+});
+
+describe('query plans', () => {
+  it.each([
+    ['open_at', { open_at: new Date('2026-07-11T10:30:00Z') }, '_open_keys_1'],
+    ['day and time', { day: 'SA' as const, time: 600 }, '_open_keys_1'],
+  ])('answer %s from the index of opening keys', async (_name, parameters, index) => {
+    for (const collection of [documentCollection.service, documentCollection.service_at_location]) {
+      const [filter] = openingClauses(parameters, new Date(), DEFAULT_OFFSET);
+      const explained = await app.database.db.collection(collection).find(filter!).explain('queryPlanner');
+      const plan = JSON.stringify(explained.queryPlanner?.winningPlan ?? {});
+      expect(plan, collection).not.toContain('"stage":"COLLSCAN"');
+      expect(plan, collection).toContain(`"indexName":"${index}"`);
+    }
+  });
+
+  it('answers age from an index of the eligible ages', async () => {
+    const [filter] = openingClauses({ age: 16 }, new Date(), DEFAULT_OFFSET);
+    const explained = await app.database.db
+      .collection(documentCollection.service)
+      .find(filter!)
+      .explain('queryPlanner');
+    const plan = JSON.stringify(explained.queryPlanner?.winningPlan ?? {});
+    expect(plan).not.toContain('"stage":"COLLSCAN"');
+    expect(plan).toMatch(/"indexName":"_age_(min|max)_1"/);
+  });
+});
