@@ -6,15 +6,22 @@ export interface RetryOptions {
   maxDelayMs: number;
   /** Checked before each attempt and wait: once true, no more attempts. */
   stopped?: () => boolean;
+  /**
+   * The waits keep the process alive: for a caller awaiting the result, whose process has nothing else to
+   * do meanwhile (its database connections closed). Otherwise a background retry never holds a process
+   * that would exit.
+   */
+  holdProcess?: boolean;
 }
 
 /**
- * Runs `task` until it succeeds (or is stopped), waiting longer after each failure. The waits do not keep
- * the process alive by themselves: a command that gives up and exits is not held by a pending retry.
+ * Runs `task` until it succeeds (or is stopped), waiting longer after each failure. Unless `holdProcess`,
+ * the waits do not keep the process alive by themselves: a command that gives up and exits is not held by a
+ * pending retry.
  */
 export async function retryUntilDone(
   task: () => Promise<unknown>,
-  { onFailure, firstDelayMs, maxDelayMs, stopped = () => false }: RetryOptions,
+  { onFailure, firstDelayMs, maxDelayMs, stopped = () => false, holdProcess = false }: RetryOptions,
 ): Promise<void> {
   for (let delayMs = firstDelayMs; !stopped(); delayMs = Math.min(delayMs * 2, maxDelayMs)) {
     try {
@@ -23,7 +30,10 @@ export async function retryUntilDone(
     } catch (error) {
       if (stopped()) return;
       onFailure(error, delayMs);
-      await new Promise((resolve) => setTimeout(resolve, delayMs).unref());
+      await new Promise((resolve) => {
+        const wait = setTimeout(resolve, delayMs);
+        if (!holdProcess) wait.unref();
+      });
     }
   }
 }

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { retryUntilDone } from '../src/retry.ts';
 
@@ -31,4 +32,26 @@ describe('retryUntilDone', () => {
     expect(calls).toBe(1);
     expect(failures).toEqual([]);
   });
+
+  it.each([
+    [true, 0, 'done'],
+    // Nothing else on the event loop: Node ends a process whose top-level await cannot settle (13).
+    [false, 13, ''],
+  ])(
+    'with holdProcess %s, a process with nothing else to do meanwhile exits %i',
+    (holdProcess, status, out) => {
+      const script = `
+      import { retryUntilDone } from ${JSON.stringify(new URL('../src/retry.ts', import.meta.url).href)};
+      let calls = 0;
+      await retryUntilDone(async () => { if (++calls < 3) throw new Error('out of reach'); }, {
+        firstDelayMs: 50, maxDelayMs: 50, onFailure: () => {}, holdProcess: ${holdProcess},
+      });
+      console.log('done');`;
+      const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+        encoding: 'utf8',
+      });
+      expect(child.status, child.stderr).toBe(status);
+      expect(child.stdout.trim()).toBe(out);
+    },
+  );
 });

@@ -200,7 +200,14 @@ async function retryingOutages<T>(
           throw error;
       });
     },
-    { firstDelayMs: FIRST_RETRY_DELAY_MS, maxDelayMs: MAX_RETRY_DELAY_MS, onFailure: outages.onRetry },
+    {
+      firstDelayMs: FIRST_RETRY_DELAY_MS,
+      maxDelayMs: MAX_RETRY_DELAY_MS,
+      onFailure: outages.onRetry,
+      // Waiting out the outage is all the import does then: with the driver's sockets closed, a wait that
+      // did not hold the process let Node end it mid-import (exit 13, a top-level await never settled).
+      holdProcess: true,
+    },
   );
   return attempt;
 }
