@@ -633,8 +633,8 @@ describe('odd values', () => {
     expect(blamedParameters(problem)).toEqual(['postcde']);
     expect(problem.detail).toContain("'postcde' is not a parameter of this endpoint");
     expect(problem.detail).toContain(
-      'it takes format, full, modified_after, organization_id, page, per_page, postcode, proximity, ' +
-        'search, taxonomy_id, taxonomy_term_id',
+      'it takes age, day, format, full, modified_after, open_at, open_now, organization_id, page, per_page, ' +
+        'postcode, proximity, search, taxonomy_id, taxonomy_term_id, time',
     );
     // Every list, each naming what it takes; a parameter of another list is unknown here.
     for (const [target, unknown] of [
