@@ -38,6 +38,8 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
       body !== undefined && isEmptyBody(ctx, body) ? undefined : body,
       context.unknownParameters,
     );
+    // What is open now holds until the next minute (the filters' precision), whatever the data.
+    if (parameters.open_now === true) ctx.state.freshForSeconds = 60 - new Date().getUTCSeconds();
     const query = await endpoint.query(parameters, context);
     const collection = context.db.collection(endpoint.collection);
 

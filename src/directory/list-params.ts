@@ -44,6 +44,10 @@ const DECIMAL = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?\s*$/i;
 const decimal = (schema: z.ZodNumber) =>
   z.preprocess((value) => (typeof value === 'string' && DECIMAL.test(value) ? Number(value) : value), schema);
 
+/** Schedules unbounded in time are in force from 0001-01-01 to 9999-12-31 (src/hours/weekly-hours.ts). */
+const EARLIEST_INSTANT = new Date('0001-01-02T00:00:00Z');
+const LATEST_INSTANT = new Date('9999-12-30T00:00:00Z');
+
 /** An instant: an ISO 8601 date-time with a time zone (a date alone is no instant). */
 const dateTime = z
   .string({ error: 'must be an ISO 8601 date-time with a time zone' })
@@ -52,7 +56,11 @@ const dateTime = z
     (value) => /T/i.test(value),
     'must be an ISO 8601 date-time with a time zone, e.g. 2026-11-27T09:30:00-05:00',
   )
-  .pipe(instant);
+  .pipe(instant)
+  .refine(
+    (date) => date >= EARLIEST_INSTANT && date < LATEST_INSTANT,
+    'must be between the years 0001 and 9999',
+  );
 
 /** Every parameter of every core list endpoint, by name; each endpoint picks the ones it takes. */
 export const parameters = {

@@ -95,7 +95,7 @@ export class ResponseCache {
       this.answers.inc({ outcome: kept ? 'hit' : 'miss' });
       if (kept) return send(ctx, kept);
       await next();
-      if (ctx.status !== 200 || epoch !== this.epoch) return;
+      if (ctx.status !== 200 || epoch !== this.epoch || ctx.state.freshForSeconds !== undefined) return;
       const entityTag = bodyEntityTag(ctx);
       if (entityTag === undefined) return; // a stream
       this.kept.set(url, {

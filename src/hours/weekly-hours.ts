@@ -73,11 +73,20 @@ const FOREVER_AFTER = new Date('9999-12-31T00:00:00Z');
 export const FIRST_DATE = '0000-01-01';
 export const LAST_DATE = '9999-12-31';
 
+/**
+ * A session, or the part of one past local midnight (`late` 1), which is in force when the day the
+ * session began was: a schedule's Sunday night session is not open on the Monday morning it starts to be
+ * in force.
+ */
+interface Piece extends Session {
+  late: 0 | 1;
+}
+
 /** One schedule's sessions and the zone and dates they are in. */
 interface WeeklySchedule {
   /** Minutes from UTC; null: not stated. */
   offset: number | null;
-  sessions: Session[];
+  sessions: Piece[];
   /** Local dates (YYYY-MM-DD) it is in force, inclusive; undefined: unbounded. */
   from?: string;
   to?: string;
@@ -97,18 +106,21 @@ export function openingFields(schedules: readonly Record<string, unknown>[]): Op
     if (!weekly) continue;
     const { offset, sessions, from = FIRST_DATE, to = LAST_DATE } = weekly;
     if (from > to) continue;
-    for (const session of sessions) {
-      local.push(session);
-      for (let slot = slotOf(session.s); slot * SLOT_MINUTES < session.e; slot++)
-        keys.add(`${offset ?? ZONELESS}:${slot}`);
+    for (const { s, e, late } of sessions) {
+      local.push({ s, e });
+      for (let slot = slotOf(s); slot * SLOT_MINUTES < e; slot++) keys.add(`${offset ?? ZONELESS}:${slot}`);
       if (offset === null) {
-        zoneless.push({ ...session, from, to });
+        zoneless.push({
+          s,
+          e,
+          from: from === FIRST_DATE ? from : dayAfter(from, late),
+          to: to === LAST_DATE ? to : dayAfter(to, late),
+        });
         continue;
       }
-      const start = from === FIRST_DATE ? FOREVER_BEFORE : localMidnight(from, offset, 0);
-      const end = to === LAST_DATE ? FOREVER_AFTER : localMidnight(to, offset, 1);
-      for (const shifted of wrapped(session.s - offset, session.e - offset))
-        utc.push({ ...shifted, from: start, to: end });
+      const start = from === FIRST_DATE ? FOREVER_BEFORE : localMidnight(from, offset, late);
+      const end = to === LAST_DATE ? FOREVER_AFTER : localMidnight(to, offset, 1 + late);
+      for (const shifted of wrapped(s - offset, e - offset)) utc.push({ ...shifted, from: start, to: end });
     }
   }
   if (local.length === 0) return undefined;
@@ -149,11 +161,17 @@ function wrapped(start: number, end: number): Session[] {
       ];
 }
 
+/** The local date `days` after `date`. */
+const dayAfter = (date: string, days: number) =>
+  days === 0
+    ? date
+    : new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY * 60_000).toISOString().slice(0, 10);
+
 /** The instant a local date begins (`days` later), in a zone `offset` minutes from UTC. */
 const localMidnight = (date: string, offset: number, days: number) =>
   new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY * 60_000 - offset * 60_000);
 
-const TIME = /^(\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+const TIME = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?([zZ]|[+-]\d{2}(?::?\d{2})?)?$/;
 const DATE = /^(\d{4}-\d{2}-\d{2})/;
 const DATE_FIELDS = ['valid_from', 'valid_to', 'dtstart', 'until'] as const;
 
@@ -170,10 +188,12 @@ function weeklySchedule(schedule: Record<string, unknown>): WeeklySchedule | und
   const opens = typeof schedule.opens_at === 'string' ? TIME.exec(schedule.opens_at.trim()) : null;
   const closes = typeof schedule.closes_at === 'string' ? TIME.exec(schedule.closes_at.trim()) : null;
   if (!opens || !closes) return undefined;
-  const open = minutesOf(opens);
-  const close = minutesOf(closes);
-  const offset = zoneOffset(opens[3] ?? closes[3], schedule.timezone);
-  if (open >= DAY || close > DAY || offset === undefined) return undefined;
+  // Times in two different zones: not one session (and no publisher means that).
+  if (opens[4] && closes[4] && parseOffset(opens[4]) !== parseOffset(closes[4])) return undefined;
+  const open = secondsOf(opens);
+  const close = secondsOf(closes);
+  const offset = zoneOffset(opens[4] ?? closes[4], schedule.timezone);
+  if (open >= DAY * 60 || close >= DAY * 60 || offset === undefined) return undefined;
   const dtstart = dateOf(schedule.dtstart);
   let days: number[];
   if (byday !== undefined) {
@@ -183,8 +203,17 @@ function weeklySchedule(schedule: Record<string, unknown>): WeeklySchedule | und
   } else if (dtstart !== undefined) days = [(new Date(`${dtstart}T00:00:00Z`).getUTCDay() + 6) % 7];
   else return undefined;
   // Closing at or before opening: the next day (an evening past midnight); at the same time, a whole day.
-  const length = close > open ? close - open : close + DAY - open;
-  const sessions = [...new Set(days)].flatMap((day) => wrapped(day * DAY + open, day * DAY + open + length));
+  // In whole minutes, a closing time with seconds closes at the end of its minute.
+  const start = Math.floor(open / 60);
+  const end = Math.ceil((close > open ? close : close + DAY * 60) / 60);
+  const sessions = [...new Set(days)].flatMap((day) => {
+    const pieces: Piece[] = [];
+    const midnight = (day + 1) * DAY;
+    const [from, to] = [day * DAY + start, day * DAY + end];
+    for (const session of wrapped(from, Math.min(to, midnight))) pieces.push({ ...session, late: 0 });
+    if (to > midnight) for (const session of wrapped(midnight, to)) pieces.push({ ...session, late: 1 });
+    return pieces;
+  });
   return {
     offset,
     sessions,
@@ -193,7 +222,8 @@ function weeklySchedule(schedule: Record<string, unknown>): WeeklySchedule | und
   };
 }
 
-const minutesOf = (time: RegExpExecArray) => Number(time[1]) * 60 + Number(time[2]);
+const secondsOf = (time: RegExpExecArray) =>
+  Number(time[1]) * 3600 + Number(time[2]) * 60 + Number(time[3] ?? 0);
 
 /**
  * Minutes from UTC: the time's own offset, else the schedule's `timezone` in hours; null when neither

@@ -5,6 +5,11 @@ declare module 'koa' {
   interface DefaultState {
     /** Set by a handler whose body is already serialized JSON with a known tag (stored with the record). */
     entityTag?: string;
+    /**
+     * Set by a handler whose answer holds only so many seconds whatever the data (`open_now`: until the
+     * next minute): caches may keep it no longer, and the server keeps none (response-cache.ts).
+     */
+    freshForSeconds?: number;
   }
 }
 
@@ -21,7 +26,16 @@ export function etag(cacheControl: string): Middleware {
     const tag = bodyEntityTag(ctx);
     if (tag === undefined) return;
     ctx.set('ETag', tag);
-    ctx.set('Cache-Control', cacheControl);
+    const fresh = ctx.state.freshForSeconds;
+    ctx.set(
+      'Cache-Control',
+      fresh === undefined
+        ? cacheControl
+        : cacheControl.replace(
+            /max-age=(\d+)/,
+            (_, age: string) => `max-age=${Math.min(Number(age), fresh)}`,
+          ),
+    );
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return;
     const validated = matching(ctx.get('If-None-Match'), tag);
     if (validated !== undefined) {

@@ -58,13 +58,14 @@ function scheduleOf(kind: number, n: number, r: ReturnType<typeof random>): Json
         opens_at: `${hour(9, 3)}:00+01:00`,
         closes_at: `${hour(13, 4)}:00+01:00`,
       };
-    case 2: // evenings past midnight
+    case 2: // evenings past midnight, some from a Monday (a Sunday night's session before it is not open)
       return {
         id,
         freq: 'WEEKLY',
-        byday: r.pick(['FR,SA', 'SU', 'TH,FR,SA,SU']),
+        byday: r.pick(['FR,SA', 'SU', 'TH,FR,SA,SU', 'su, mo']),
         opens_at: `${hour(19, 4)}:00Z`,
-        closes_at: `0${r.int(4)}:00Z`,
+        closes_at: `0${r.int(4)}:00:${r.pick(['00', '30'])}Z`,
+        ...(r.next() < 0.5 ? { valid_from: '2026-06-01', valid_to: '2026-06-28' } : {}),
       };
     case 3: // a season, east of the date line
       return {
@@ -86,13 +87,14 @@ function scheduleOf(kind: number, n: number, r: ReturnType<typeof random>): Json
         closes_at: '10:00-11:00',
         valid_from: '2026-01-01',
       };
-    case 5: // no stated zone: the server's default
+    case 5: // no stated zone: the server's default, some in a season
       return {
         id,
         freq: 'WEEKLY',
         byday: r.pick(['MO', 'MO,TU', 'SU']),
-        opens_at: `${hour(10, 4)}:15`,
-        closes_at: `${hour(14, 4)}:45`,
+        opens_at: `${hour(10, 4)}:15:30`,
+        closes_at: `${hour(14, 4)}:45:10`,
+        ...(r.next() < 0.5 ? { valid_from: '2026-03-02', valid_to: '2026-10-31' } : {}),
       };
     case 6: // every day, all day
       return {
@@ -104,6 +106,16 @@ function scheduleOf(kind: number, n: number, r: ReturnType<typeof random>): Json
         timezone: 0,
         valid_to: '2026-12-31',
       };
+    case 7: // weekly on dtstart's weekday (2026-04-01, a Wednesday) until a date
+      return {
+        id,
+        freq: 'WEEKLY',
+        dtstart: '2026-04-01',
+        until: '2026-12-16',
+        opens_at: '13:00',
+        closes_at: '16:00',
+        timezone: -3,
+      };
     default: // a form not understood: never open by it
       return { id, freq: 'MONTHLY', byday: '1MO', opens_at: '09:00', closes_at: '17:00', timezone: -5 };
   }
@@ -112,12 +124,13 @@ function scheduleOf(kind: number, n: number, r: ReturnType<typeof random>): Json
 const r = random(23);
 const SERVICES: Json[] = Array.from({ length: 60 }, (_, n) => {
   const schedules =
-    n % 10 === 9 ? [] : Array.from({ length: 1 + r.int(2) }, (_, k) => scheduleOf(r.int(8), n * 2 + k, r));
+    n % 10 === 9 ? [] : Array.from({ length: 1 + r.int(2) }, (_, k) => scheduleOf(r.int(9), n * 2 + k, r));
   const ages: Json = {};
   if (r.next() < 0.5) ages.minimum_age = r.int(20);
   if (r.next() < 0.5) ages.maximum_age = 10 + r.int(60);
-  // Some services at location keep schedules of their own, which win over their service's.
-  const own = n % 4 === 0 ? [scheduleOf(r.int(7), 500 + n, r)] : [];
+  // Some services at location keep schedules of their own, which win over their service's, even when
+  // none of them is understood (then it is never open).
+  const own = n % 4 === 0 ? [scheduleOf(n % 12 === 0 ? 8 : r.int(8), 500 + n, r)] : [];
   return {
     id: uuid(1, n),
     name: `Service ${n}`,
@@ -139,50 +152,68 @@ const SERVICES: Json[] = Array.from({ length: 60 }, (_, n) => {
 interface Zoned {
   offset: number | null;
   days: number[];
-  open: number;
-  close: number;
+  /** Seconds from midnight. */
+  opens: number;
+  closes: number;
 }
 
 function understood(schedule: Json): Zoned | null {
-  if (schedule.freq !== 'WEEKLY' || /\d/.test(String(schedule.byday))) return null;
-  const time = (text: unknown) => /^(\d\d):(\d\d)(Z|[+-]\d\d:\d\d)?$/.exec(String(text));
+  if (schedule.freq !== 'WEEKLY' || /\d/.test(String(schedule.byday ?? ''))) return null;
+  const time = (text: unknown) => /^(\d\d):(\d\d)(?::(\d\d))?(Z|[+-]\d\d:\d\d)?$/.exec(String(text));
   const opens = time(schedule.opens_at)!;
   const closes = time(schedule.closes_at)!;
-  const suffix = opens[3];
+  const suffix = opens[4];
   let offset: number | null = null;
   if (suffix === 'Z') offset = 0;
   else if (suffix)
     offset = (suffix.startsWith('-') ? -1 : 1) * (Number(suffix.slice(1, 3)) * 60 + Number(suffix.slice(4)));
   else if (typeof schedule.timezone === 'number') offset = schedule.timezone * 60;
-  const days = String(schedule.byday)
-    .split(',')
-    .map((d) => DAYS.indexOf(d));
-  return {
-    offset,
-    days,
-    open: Number(opens[1]) * 60 + Number(opens[2]),
-    close: Number(closes[1]) * 60 + Number(closes[2]),
-  };
+  const days =
+    typeof schedule.byday === 'string'
+      ? schedule.byday.split(',').map((day) => DAYS.indexOf(day.trim().toUpperCase()))
+      : [(new Date(`${String(schedule.dtstart)}T00:00:00Z`).getUTCDay() + 6) % 7];
+  const seconds = (match: RegExpExecArray) =>
+    Number(match[1]) * 3600 + Number(match[2]) * 60 + Number(match[3] ?? 0);
+  return { offset, days, opens: seconds(opens), closes: seconds(closes) };
 }
 
-/** Whether a schedule is open at a local weekday and minute of the day. */
-function openAtLocal(zoned: Zoned, weekday: number, minute: number): boolean {
-  const { days, open, close } = zoned;
-  const yesterday = (weekday + 6) % 7;
-  if (close > open) return days.includes(weekday) && minute >= open && minute < close;
-  // Past midnight (or a whole day when equal): from `open` today, or until `close` after yesterday's.
-  const end = close === open ? open : close;
-  return (days.includes(weekday) && minute >= open) || (days.includes(yesterday) && minute < end);
+/** Whether a schedule is in force on a local date. */
+function inForce(schedule: Json, date: string): boolean {
+  const after = [schedule.valid_from, schedule.dtstart].filter((d): d is string => typeof d === 'string');
+  const before = [schedule.valid_to, schedule.until].filter((d): d is string => typeof d === 'string');
+  return after.every((d) => date >= d) && before.every((d) => date <= d);
+}
+
+/**
+ * Whether a schedule is open at a local weekday and second of the day, on `date` (a session past midnight
+ * counts for the day it began, with `yesterday` its date); with no dates, whatever the date.
+ */
+function openAtLocal(
+  schedule: Json,
+  zoned: Zoned,
+  weekday: number,
+  second: number,
+  dates?: { today: string; yesterday: string },
+): boolean {
+  const { days, opens, closes } = zoned;
+  // To the minute: opening at its minute, closing at the end of its minute.
+  const open = Math.floor(opens / 60) * 60;
+  const pastMidnight = closes <= opens;
+  const close = Math.ceil(closes / 60) * 60;
+  const today = days.includes(weekday) && (!dates || inForce(schedule, dates.today));
+  const yesterday = days.includes((weekday + 6) % 7) && (!dates || inForce(schedule, dates.yesterday));
+  if (!pastMidnight) return today && second >= open && second < close;
+  return (today && second >= open) || (yesterday && second < close);
 }
 
 function scheduleOpenAt(schedule: Json, instant: Date, defaultOffset: number): boolean {
   const zoned = understood(schedule);
   if (!zoned) return false;
   const local = new Date(instant.getTime() + (zoned.offset ?? defaultOffset) * 60_000);
-  const date = local.toISOString().slice(0, 10);
-  if (typeof schedule.valid_from === 'string' && date < schedule.valid_from) return false;
-  if (typeof schedule.valid_to === 'string' && date > schedule.valid_to) return false;
-  return openAtLocal(zoned, (local.getUTCDay() + 6) % 7, local.getUTCHours() * 60 + local.getUTCMinutes());
+  const today = local.toISOString().slice(0, 10);
+  const yesterday = new Date(local.getTime() - 86_400_000).toISOString().slice(0, 10);
+  const second = local.getUTCHours() * 3600 + local.getUTCMinutes() * 60 + local.getUTCSeconds();
+  return openAtLocal(schedule, zoned, (local.getUTCDay() + 6) % 7, second, { today, yesterday });
 }
 
 const list = (value: unknown) => (Array.isArray(value) ? (value as Json[]) : []);
@@ -217,7 +248,18 @@ const expected = (keep: (service: Json) => boolean, id: (service: Json) => strin
 
 /** Instants across 2026 at random, and the edges the schedules turn at (whole hours, midnight, Sunday night). */
 const INSTANTS = [
-  ...Array.from({ length: 40 }, () => new Date(Date.UTC(2026, 0, 1) + r.int(365 * 24 * 4) * 15 * 60_000)),
+  // Whole quarter hours, and some at a random second.
+  ...Array.from(
+    { length: 60 },
+    (_, k) =>
+      new Date(
+        Date.UTC(2026, 0, 1) + r.int(2 * 365 * 24 * 4) * 15 * 60_000 + (k % 3 === 0 ? r.int(900_000) : 0),
+      ),
+  ),
+  // A Sunday night's session before valid_from (Monday 2026-06-01), and the last Sunday's after valid_to.
+  new Date('2026-06-01T01:00:00Z'),
+  new Date('2026-06-29T01:00:00Z'),
+  new Date('2026-06-28T23:30:00Z'),
   new Date('2026-07-05T23:59:00Z'),
   new Date('2026-07-06T00:00:00Z'),
   new Date('2026-06-01T08:30:00+13:00'),
@@ -227,6 +269,9 @@ const INSTANTS = [
   new Date('2026-03-05T06:00:00-11:00'),
   new Date('2025-12-30T06:00:00-11:00'),
   new Date('2026-11-29T01:30:00Z'),
+  new Date('2027-01-01T12:00:00Z'),
+  new Date('2026-12-16T18:30:00Z'),
+  new Date('2026-12-23T18:30:00Z'),
 ];
 
 describe('open_at', () => {
@@ -267,7 +312,7 @@ describe('day and time', () => {
       const query = { day: DAYS[weekday]!, time: `${pad(Math.floor(minute / 60))}:${pad(minute % 60)}` };
       const byLocalTime = (schedule: Json) => {
         const zoned = understood(schedule);
-        return zoned !== null && openAtLocal(zoned, weekday, minute);
+        return zoned !== null && openAtLocal(schedule, zoned, weekday, minute * 60);
       };
       expect(await ids('/services', query), JSON.stringify(query)).toEqual(
         expected(
@@ -291,6 +336,27 @@ describe('open_now', () => {
     const now = await ids('/services', { open_now: 'true' });
     const after = await ids('/services', { open_at: new Date().toISOString() });
     expect([before, after]).toContainEqual(now);
+  });
+
+  it('is kept by no cache past the minute it answers for, nor by the server', async () => {
+    const response = await fetch(`${app.url}/services?open_now=true`);
+    await response.arrayBuffer();
+    const maxAge = Number(/max-age=(\d+)/.exec(response.headers.get('cache-control') ?? '')?.[1]);
+    expect(maxAge).toBeGreaterThan(0);
+    expect(maxAge).toBeLessThanOrEqual(
+      60 - new Date(Date.parse(response.headers.get('date')!)).getUTCSeconds(),
+    );
+    // Asked again, it is answered again (the server's kept answers count hits).
+    const hits = async () => {
+      const metrics = await (await fetch(`${app.url}/metrics`)).text();
+      return metrics
+        .split('\n')
+        .filter((line) => /^hsds_kept_answers_total\{[^}]*outcome="hit"/.test(line))
+        .reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
+    };
+    const before = await hits();
+    await (await fetch(`${app.url}/services?open_now=true`)).arrayBuffer();
+    expect(await hits()).toBe(before);
   });
 });
 
@@ -333,6 +399,25 @@ describe('combined', () => {
     ).toEqual(both);
     const minimal = (await (await fetch(`${app.url}/services?${query}&minimal=true`)).json()) as Json[];
     expect(minimal.map((entry) => entry.id)).toEqual(both);
+    const pairings = await ids('/service_at_locations', { open_at: at, age: '16' });
+    const lines = await (await fetch(`${app.url}/service_at_locations?${query}&format=ndjson`)).text();
+    expect(
+      lines
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as Json).id),
+    ).toEqual(pairings);
+    // Pages of two: the same items in order, and a header that counts them all.
+    const paged: string[] = [];
+    for (let page = 1; page <= Math.ceil(both.length / 2); page++) {
+      const body = (await (await fetch(`${app.url}/services?${query}&per_page=2&page=${page}`)).json()) as {
+        total_items: number;
+        contents: Json[];
+      };
+      expect(body.total_items).toBe(both.length);
+      paged.push(...body.contents.map((item) => item.id as string));
+    }
+    expect(paged).toEqual(both);
     const posted = await fetch(`${app.url}/services`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -405,7 +490,13 @@ describe('query plans', () => {
   ])('answer %s from the index of opening keys', async (_name, parameters, index) => {
     for (const collection of [documentCollection.service, documentCollection.service_at_location]) {
       const [filter] = openingClauses(parameters, new Date(), DEFAULT_OFFSET);
-      const explained = await app.database.db.collection(collection).find(filter!).explain('queryPlanner');
+      // As a page asks it: sorted by id, a page long.
+      const explained = await app.database.db
+        .collection(collection)
+        .find(filter!)
+        .sort({ id: 1 })
+        .limit(50)
+        .explain('queryPlanner');
       const plan = JSON.stringify(explained.queryPlanner?.winningPlan ?? {});
       expect(plan, collection).not.toContain('"stage":"COLLSCAN"');
       expect(plan, collection).toContain(`"indexName":"${index}"`);
