@@ -9,6 +9,7 @@ import { documentCollection } from '../../src/db/collections.ts';
 import { sharedFilter, type FilterParameters } from '../../src/directory/list-filters.ts';
 import type { TestApp } from '../support/app.ts';
 import { startSampleApp } from '../support/directory-client.ts';
+import { planOf as planOfPage } from '../support/query-plan.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -20,19 +21,7 @@ const FOOD_PANTRIES = 'a4bf1ef4-fdab-5edf-b51f-300eace0ed79';
 const AUDIENCES = '156b553c-9d11-59fe-8298-4f3261900cda';
 const ORGANIZATION = '10f8bcb3-f882-56db-84f7-645221c4be05';
 
-/** The indexes the winning plan reads, and whether it scans a whole collection (any plan form). */
-async function planOf(collection: string, filter: Document) {
-  const explained = await app.database.db
-    .collection(collection)
-    .find(filter)
-    .sort({ id: 1 })
-    .explain('queryPlanner');
-  const plan = JSON.stringify(explained.queryPlanner?.winningPlan ?? {});
-  return {
-    collectionScan: plan.includes('"stage":"COLLSCAN"'),
-    indexes: [...plan.matchAll(/"indexName":"([^"]+)"/g)].map((match) => match[1]),
-  };
-}
+const planOf = (collection: string, filter: Document) => planOfPage(app.database.db, collection, filter);
 
 describe('list filters', () => {
   it.each<[string, FilterParameters, string]>([
