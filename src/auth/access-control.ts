@@ -35,23 +35,35 @@ export async function authenticateCaller(
 ): Promise<StoredUser> {
   if (!credentials) throw new HttpProblem(403, NO_ACCESS);
   const { login } = credentials;
-  const wait = attempts.retryAfterSeconds(client, login);
-  if (wait > 0) {
-    throw new HttpProblem(429, 'Too many failed authentication attempts; retry later.', {
-      headers: { 'Retry-After': String(wait) },
-    });
+  for (;;) {
+    const wait = attempts.retryAfterSeconds(client, login);
+    if (wait === 0) break;
+    // At the limit only by checks still under way (a client's concurrent calls), it may not be: wait for
+    // them and look again. Guesses in parallel still get no further than the limit.
+    const underWay = attempts.checksUnderWay(client);
+    if (!underWay) {
+      throw new HttpProblem(429, 'Too many failed authentication attempts; retry later.', {
+        headers: { 'Retry-After': String(wait) },
+      });
+    }
+    await underWay;
   }
   // Counted as failed before the (slow) check, so that parallel guesses see each other; a success then
   // takes back its own count, and only its own.
   attempts.recordFailure(client, login);
-  const user = await authenticate(db, credentials).catch((error: unknown) => {
-    // Not a failed authentication (the database is unreachable, say): it must not lock the client out.
+  const checked = attempts.startCheck(client);
+  try {
+    const user = await authenticate(db, credentials).catch((error: unknown) => {
+      // Not a failed authentication (the database is unreachable, say): it must not lock the client out.
+      attempts.withdrawFailure(client, login);
+      throw error;
+    });
+    if (!user) throw new HttpProblem(403, NO_ACCESS);
     attempts.withdrawFailure(client, login);
-    throw error;
-  });
-  if (!user) throw new HttpProblem(403, NO_ACCESS);
-  attempts.withdrawFailure(client, login);
-  return user;
+    return user;
+  } finally {
+    checked();
+  }
 }
 
 /**

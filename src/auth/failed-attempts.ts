@@ -39,6 +39,8 @@ export interface FailedAttemptsOptions {
 export class FailedAttempts {
   private readonly byLogin: WindowCounts;
   private readonly byClient: WindowCounts;
+  /** Checks under way per client address, and what settles once none is left. */
+  private readonly checking = new Map<string, { count: number; ended: Promise<void>; end: () => void }>();
 
   constructor({
     perLogin = PER_LOGIN,
@@ -57,6 +59,34 @@ export class FailedAttempts {
       this.byClient.retryAfterSeconds(client),
       this.byLogin.retryAfterSeconds(loginKey(client, login)),
     );
+  }
+
+  /**
+   * Notes a check of the client's credentials under way; gives what to call when it ends. Its attempt
+   * counts as failed meanwhile (recordFailure), so that parallel guesses see each other; a client then at
+   * its limit only by checks under way is made to wait for them (checksUnderWay), not refused: they may
+   * all succeed.
+   */
+  startCheck(client: string): () => void {
+    let entry = this.checking.get(client);
+    if (!entry) {
+      let end!: () => void;
+      const ended = new Promise<void>((resolve) => (end = resolve));
+      this.checking.set(client, (entry = { count: 0, ended, end }));
+    }
+    entry.count += 1;
+    const checking = entry;
+    return () => {
+      checking.count -= 1;
+      if (checking.count > 0) return;
+      this.checking.delete(client);
+      checking.end();
+    };
+  }
+
+  /** Settles once the client's checks under way have ended; undefined when none is. */
+  checksUnderWay(client: string): Promise<void> | undefined {
+    return this.checking.get(client)?.ended;
   }
 
   recordFailure(client: string, login: string): void {

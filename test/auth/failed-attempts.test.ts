@@ -137,6 +137,37 @@ describe('failed attempts under parallel guessing', () => {
   });
 });
 
+describe('a busy client', () => {
+  it('makes more concurrent calls with its right code than the limit allows failures, none refused', async () => {
+    const { startTestApp } = await import('../support/app.ts');
+    const { hashSecret } = await import('../../src/auth/secret.ts');
+    const { USERS } = await import('../../src/db/protocol-records.ts');
+    const app = await startTestApp();
+    try {
+      await app.database.db.collection(USERS).insertOne({
+        id: 'u2',
+        login: 'carol',
+        name: 'Carol',
+        email: 'carol@example.org',
+        code_hash: await hashSecret('carols-right-code-456'),
+      });
+      const call = () =>
+        fetch(`${app.url}/management/users/u2`, {
+          headers: {
+            authorization: `Basic ${Buffer.from('carol:carols-right-code-456').toString('base64')}`,
+          },
+        }).then((response) => response.status);
+      // Each counts as failed while its check is under way: 25 at once used to meet the limit (10) and be
+      // refused. (No grant: authenticated, each is the 403 of a missing grant.)
+      const statuses = await Promise.all(Array.from({ length: 25 }, call));
+      expect(statuses.filter((status) => status === 429)).toEqual([]);
+      expect(new Set(statuses)).toEqual(new Set([403]));
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('failed attempts behind a proxy (HSDS_TRUST_PROXY)', () => {
   it('counts by the address the proxy saw: a forged X-Forwarded-For neither escapes nor frames anyone', async () => {
     const { startTestApp } = await import('../support/app.ts');
