@@ -107,8 +107,11 @@ describe('FailedAttempts under a flood', () => {
   });
 });
 
-describe('failed attempts under parallel guessing', () => {
-  it('counts attempts in flight, so a burst cannot run past the limit', async () => {
+describe('failed attempts of concurrent calls, through the app', () => {
+  const RIGHT_CODE = 'the-right-code-123';
+
+  /** Runs `calls` against an app with one user, `bob`, whom no grant lets in: each call's status. */
+  async function withBob(calls: (call: (code: string) => Promise<number>) => Promise<void>) {
     const { startTestApp } = await import('../support/app.ts');
     const { hashSecret } = await import('../../src/auth/secret.ts');
     const { USERS } = await import('../../src/db/protocol-records.ts');
@@ -119,52 +122,37 @@ describe('failed attempts under parallel guessing', () => {
         login: 'bob',
         name: 'Bob',
         email: 'bob@example.org',
-        code_hash: await hashSecret('the-right-code-123'),
+        code_hash: await hashSecret(RIGHT_CODE),
       });
-      const guess = (code: string) =>
+      await calls((code) =>
         fetch(`${app.url}/management/users/u1`, {
           headers: { authorization: `Basic ${Buffer.from(`bob:${code}`).toString('base64')}` },
-        }).then((response) => response.status);
+        }).then((response) => response.status),
+      );
+    } finally {
+      await app.close();
+    }
+  }
+
+  it('counts attempts in flight, so a burst cannot run past the limit', async () => {
+    await withBob(async (guess) => {
       const statuses = await Promise.all(
-        Array.from({ length: 40 }, (_, i) => guess(i === 30 ? 'the-right-code-123' : `wrong-guess-${i}`)),
+        Array.from({ length: 40 }, (_, i) => guess(i === 30 ? RIGHT_CODE : `wrong-guess-${i}`)),
       );
       // At most the limit (10) of these reach the code check; the rest are refused with 429 beforehand.
       expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(30);
       expect(statuses.filter((status) => status !== 429).length).toBeLessThanOrEqual(10);
-    } finally {
-      await app.close();
-    }
+    });
   });
-});
 
-describe('a busy client', () => {
-  it('makes more concurrent calls with its right code than the limit allows failures, none refused', async () => {
-    const { startTestApp } = await import('../support/app.ts');
-    const { hashSecret } = await import('../../src/auth/secret.ts');
-    const { USERS } = await import('../../src/db/protocol-records.ts');
-    const app = await startTestApp();
-    try {
-      await app.database.db.collection(USERS).insertOne({
-        id: 'u2',
-        login: 'carol',
-        name: 'Carol',
-        email: 'carol@example.org',
-        code_hash: await hashSecret('carols-right-code-456'),
-      });
-      const call = () =>
-        fetch(`${app.url}/management/users/u2`, {
-          headers: {
-            authorization: `Basic ${Buffer.from('carol:carols-right-code-456').toString('base64')}`,
-          },
-        }).then((response) => response.status);
+  it('lets a busy client make more concurrent calls with its right code than the limit allows failures', async () => {
+    await withBob(async (call) => {
       // Each counts as failed while its check is under way: 25 at once used to meet the limit (10) and be
       // refused. (No grant: authenticated, each is the 403 of a missing grant.)
-      const statuses = await Promise.all(Array.from({ length: 25 }, call));
+      const statuses = await Promise.all(Array.from({ length: 25 }, () => call(RIGHT_CODE)));
       expect(statuses.filter((status) => status === 429)).toEqual([]);
       expect(new Set(statuses)).toEqual(new Set([403]));
-    } finally {
-      await app.close();
-    }
+    });
   });
 });
 
