@@ -6,6 +6,8 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 # The one workspace package the API runs with; packages/mongo-standin stays out.
 COPY packages/geojson-sphere ./packages/geojson-sphere
+# The driver's mend (patches/), applied by `npm ci` (postinstall: patch-package).
+COPY patches ./patches
 RUN npm ci --omit=dev && npm cache clean --force
 COPY src ./src
 COPY docs ./docs

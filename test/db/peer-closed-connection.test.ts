@@ -1,0 +1,94 @@
+/*
+ * When the database goes away (killed, restarted, failed over), its end of every connection closes. An
+ * operation sent on a pooled connection in the moment after Node has destroyed that socket and before its
+ * 'close' event must fail as a network error (the API's 503), not wait forever holding the connection: the
+ * MongoDB driver (7.9) did, and `patches/mongodb+*.patch` mends it. The moment is reached exactly: the
+ * database's side of the connections is ended through a proxy, then the operation is sent a few turns of
+ * the event loop later (two turns was the hang).
+ */
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { Database } from '../../src/db/database.ts';
+import { isDatabaseUnavailable } from '../../src/db/unavailable.ts';
+import { createLogger } from '../../src/log.ts';
+import { randomDatabaseName, startTestDatabase, type TestDatabase } from '../support/database.ts';
+import { waitFor } from '../support/process.ts';
+
+/** Long enough for a loaded machine, far shorter than forever: what settles within it did not hang. */
+const SETTLED_WITHIN_MS = 10_000;
+
+let server: TestDatabase;
+let proxy: Server;
+/** The database's side of each connection made through the proxy, as the client sees it. */
+const databaseSides: Socket[] = [];
+
+beforeAll(async () => {
+  server = await startTestDatabase();
+  const target = new URL(server.uri.replace(/^mongodb:/, 'http:'));
+  proxy = createServer((side) => {
+    const upstream = connect(Number(target.port), target.hostname);
+    side.pipe(upstream).pipe(side);
+    side.on('error', () => undefined);
+    upstream.on('error', () => undefined);
+    databaseSides.push(side);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+});
+
+afterAll(async () => {
+  for (const side of databaseSides) side.destroy();
+  await new Promise((resolve) => proxy.close(resolve));
+  await server.close();
+});
+
+const turnsOfTheEventLoop = async (count: number) => {
+  for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
+};
+
+it.each([0, 1, 2, 3, 4])(
+  'a read sent %i turns after the database closed its connections fails or succeeds, never waits',
+  async (turns) => {
+    const { port } = proxy.address() as { port: number };
+    const database = new Database({
+      uri: `mongodb://127.0.0.1:${port}/?directConnection=true`,
+      dbName: randomDatabaseName(),
+      timeoutMs: 1000,
+      logger: createLogger('silent'),
+    });
+    try {
+      const documents = database.db.collection('documents');
+      await waitFor(
+        async () =>
+          await documents.findOne({}).then(
+            () => true,
+            () => false,
+          ),
+        SETTLED_WITHIN_MS,
+        'the database through the proxy',
+      );
+      for (const side of databaseSides.splice(0)) side.end();
+      await turnsOfTheEventLoop(turns);
+
+      const outcome = await Promise.race([
+        documents.findOne({}).then(
+          () => 'answered',
+          (error: unknown) => (isDatabaseUnavailable(error) ? 'unavailable' : error),
+        ),
+        new Promise((resolve) => setTimeout(resolve, SETTLED_WITHIN_MS, 'still waiting')),
+      ]);
+      expect(['answered', 'unavailable']).toContain(outcome);
+      // And the pool serves again, over new connections.
+      await waitFor(
+        async () =>
+          await documents.findOne({}).then(
+            () => true,
+            () => false,
+          ),
+        SETTLED_WITHIN_MS,
+        'the database again',
+      );
+    } finally {
+      await database.close();
+    }
+  },
+);
