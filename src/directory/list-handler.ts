@@ -7,7 +7,7 @@ import { pageHeader, type PageHeader } from '../http/paging.ts';
 import type { Endpoint, ListQuery, QueryContext } from './endpoints.ts';
 import { parseListParameters } from './list-params.ts';
 import { attachServices, withServices } from './organization-services.ts';
-import { withinCircle } from './postcode-query.ts';
+import { geoNearStage, inOrderOf, nearestPage } from './nearest-page.ts';
 import { fullProjection } from '../db/served-fields.ts';
 import { servedBytes, storedBytes, storesWholeRecord } from '../db/served-bytes.ts';
 import { isJsonObject } from '../json.ts';
@@ -57,12 +57,11 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
     }
     const page = parameters.page as number;
     const perPage = parameters.per_page as number;
-    const countFilter = query.near ? { $and: [query.filter, withinCircle(query.near)] } : query.filter;
     // An unfiltered list counts from the collection's metadata rather than by reading every document.
     const count = () =>
-      Object.keys(countFilter).length === 0
+      Object.keys(query.filter).length === 0
         ? collection.estimatedDocumentCount()
-        : collection.countDocuments(countFilter);
+        : collection.countDocuments(query.filter);
 
     // Organizations in full have their services joined at read time: no stored form to send.
     if (!storesWholeRecord(endpoint.entity) && parameters.full === true) {
@@ -99,9 +98,16 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
     if (parameters.format === 'ndjson') {
       return await sendNdjson(ctx, forms(readAhead(open(context, endpoint, query, served, { batchSize }))));
     }
+    const skip = (page - 1) * perPage;
+    if (query.near) {
+      const nearest = await nearestPage(collection, query.near, query.filter, skip, perPage);
+      const items = await collect(forms(inOrderOf(collection, nearest.ids, served)));
+      sendPage(ctx, pageHeader(nearest.total, page, perPage, items.length), items);
+      return;
+    }
     const [total, items] = await Promise.all([
       count(),
-      collect(forms(open(context, endpoint, query, served, { skip: (page - 1) * perPage, limit: perPage }))),
+      collect(forms(open(context, endpoint, query, served, { skip, limit: perPage }))),
     ]);
     sendPage(ctx, pageHeader(total, page, perPage, items.length), items);
   };
@@ -165,20 +171,9 @@ function open(
     const cursor = collection.find(query.filter, { projection, batchSize }).sort(ORDER).skip(skip);
     return limit > 0 ? cursor.limit(limit) : cursor;
   }
+  // A stream keeps $geoNear's order, nearest first, unblocked by a sort (pages: nearest-page.ts).
   const pipeline: Document[] = [
-    {
-      $geoNear: {
-        near: query.near.point,
-        distanceField: '_distance',
-        maxDistance: query.near.maxDistance,
-        query: query.filter,
-        key: '_geo.point',
-        spherical: true,
-      },
-    },
-    // Pages need a total order: ties in distance (services at one address) go by id. Sorted only when
-    // paged, where MongoDB keeps just the top skip + limit; a stream keeps $geoNear's order, unblocked.
-    ...(limit > 0 ? [{ $sort: { _distance: 1, id: 1 } }, { $skip: skip }, { $limit: limit }] : []),
+    geoNearStage(query.near, query.filter),
     // An inclusion projection leaves the distance out by itself; an exclusion one must name it.
     { $project: Object.values(projection).includes(1) ? projection : { ...projection, _distance: 0 } },
   ];

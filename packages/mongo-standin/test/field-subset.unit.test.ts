@@ -15,7 +15,13 @@ import {
 } from 'bson';
 import { describe, expect, it } from 'vitest';
 import { decodeDocument, encodeDocument } from '../src/bson-values.ts';
-import { countFields, fieldSubset, findFields, replyFields } from '../src/storage/field-subset.ts';
+import {
+  countFields,
+  fieldSubset,
+  findFields,
+  pipelineFields,
+  replyFields,
+} from '../src/storage/field-subset.ts';
 
 /** A document with a field of every BSON type, each followed by a marker field. */
 const values: Record<string, unknown> = {
@@ -99,6 +105,33 @@ describe('countFields', () => {
       reply: null,
     });
     expect(countFields({ $where: 'true' })).toBeNull();
+  });
+});
+
+describe('pipelineFields', () => {
+  it('reads what the stages read up to one making documents of its own', () => {
+    const page = [{ $match: { a: 1 } }, { $sort: { 'b.c': 1 } }, { $skip: 5 }, { $limit: 5 }];
+    expect(pipelineFields([...page, { $project: { d: 1 } }, { $match: { e: 1 } }])).toEqual(
+      new Set(['_id', 'a', 'b', 'd']),
+    );
+    expect(pipelineFields([{ $match: { a: 1 } }, { $count: 'n' }, { $match: { n: 1 } }])).toEqual(
+      new Set(['_id', 'a']),
+    );
+    expect(
+      pipelineFields([{ $facet: { total: [{ $count: 'n' }], page: [...page, { $project: { d: 1 } }] } }]),
+    ).toEqual(new Set(['_id', 'a', 'b', 'd']));
+  });
+
+  it('is null when a stage may read any field, or the documents pass out whole', () => {
+    for (const stages of [
+      [],
+      [{ $match: { a: 1 } }],
+      [{ $match: { $expr: true } }, { $count: 'n' }],
+      [{ $addFields: { b: 1 } }, { $count: 'n' }],
+      [{ $project: { a: 0 } }],
+      [{ $facet: { total: [{ $count: 'n' }], all: [{ $skip: 1 }] } }],
+    ])
+      expect(pipelineFields(stages), JSON.stringify(stages)).toBeNull();
   });
 });
 

@@ -147,6 +147,9 @@ async function sameAsScan(filter: Document): Promise<number> {
 
 const EARTH_RADIUS_METERS = 6_378_100;
 
+/** A stage passing every document on that may read any of its fields: the stages after it get whole ones. */
+const WHOLE = { $match: { $expr: true } };
+
 describe('a 2dsphere index', () => {
   it('finds every document $geoWithin a circle that a scan finds, and reads its index for it', async () => {
     let matched = 0;
@@ -233,10 +236,54 @@ describe('a 2dsphere index', () => {
       const page = [{ $sort: { distance: 1, _id: -1 } }, { $skip: rand.pick([0, 3, 20]) }, { $limit: 10 }];
       const shown = { $project: { loc: 1, distance: 1 } };
       const paged = await indexed.aggregate([geoNear, ...page, shown]).toArray();
-      // A stage between them makes the stand-in measure whole documents, then sort them all.
-      const whole = await indexed.aggregate([geoNear, { $match: {} }, ...page, shown]).toArray();
+      // A stage that may read any field makes the stand-in measure whole documents, then sort them all.
+      const whole = await indexed.aggregate([geoNear, WHOLE, ...page, shown]).toArray();
       expect(paged).toEqual(whole);
     }
+  });
+
+  it('gives a proximity search and its total in one $facet as over whole documents', async () => {
+    // Documents with fields besides their place, which the facet's stages read and show.
+    const described = h.client.db('geoindex').collection<{ _id: number }>('described');
+    await described.createIndex({ loc: '2dsphere' });
+    await described.insertMany(
+      Array.from({ length: 600 }, (_, i) => ({
+        _id: i,
+        loc: point(placed()),
+        kind: rand.pick(['shelter', 'food']),
+        name: `place ${i}`,
+        notes: 'x'.repeat(200),
+      })),
+    );
+    let found = 0;
+    for (let i = 0; i < 30; i++) {
+      const geoNear = {
+        $geoNear: {
+          near: point(placed()),
+          distanceField: 'distance',
+          maxDistance: rand.pick([50_000, 1_000_000, 5_000_000]),
+          query: { _id: { $gte: rand.pick([0, 100]) } },
+          key: 'loc',
+        },
+      };
+      const facet = {
+        $facet: {
+          total: [{ $count: 'count' }],
+          page: [
+            { $match: { kind: 'shelter' } },
+            { $sort: { distance: 1, _id: -1 } },
+            { $skip: rand.pick([0, 3]) },
+            { $limit: 10 },
+            { $project: { distance: 1, name: 1 } },
+          ],
+        },
+      };
+      const [read] = await described.aggregate([geoNear, facet]).toArray();
+      const [whole] = await described.aggregate([geoNear, WHOLE, facet]).toArray();
+      expect(read).toEqual(whole);
+      found += (read!.page as unknown[]).length;
+    }
+    expect(found).toBeGreaterThan(20);
   });
 
   it('refuses a malformed page of a proximity search as it refuses the same stages after any other', async () => {
@@ -258,7 +305,7 @@ describe('a 2dsphere index', () => {
           );
       const paged = await refusal([geoNear, ...page]);
       expect(paged).toMatchObject({ code: 2 });
-      expect(paged).toEqual(await refusal([geoNear, { $match: {} }, ...page]));
+      expect(paged).toEqual(await refusal([geoNear, WHOLE, ...page]));
     }
   });
 

@@ -3,7 +3,7 @@ import { cloneDocument, isPlainObject } from '../bson-values.ts';
 import type { Collection } from '../engine/collection.ts';
 import type { Database } from '../engine/database.ts';
 import { runGeoNearStage, type GeoNearContext, type GeoNearSource } from '../geo/index.ts';
-import { filterFields, type Fields } from '../storage/field-subset.ts';
+import { filterFields, pipelineFields, type Fields } from '../storage/field-subset.ts';
 import { parseSort, sortDocuments } from '../query/sort.ts';
 
 /** The record a document measured in a page's first pass was read from (set only on such documents). */
@@ -28,10 +28,19 @@ export function geoNearInput(
   };
   const page = geoNearPage(collection, pipeline, context);
   if (page) return page;
-  const whole: GeoNearSource = (path, region, query) =>
-    collection.candidates(query ?? {}, null, { path, region }).docs;
-  const docs = runGeoNearStage(pipeline[0]!.$geoNear as Document, whole, context);
-  return { docs: docs.map(cloneDocument), rest: pipeline.slice(1) };
+  const rest = pipeline.slice(1);
+  // When the stages after it read known fields (a page and its total in a `$facet`, say), documents are
+  // read only as far as those, the stage's query and its key: fresh documents of their own, not copied.
+  const after = pipelineFields(rest);
+  let thin = false;
+  const source: GeoNearSource = (path, region, query) => {
+    const read = after && filterFields(query, undefined);
+    if (read) for (const field of [...after!, path.split('.', 1)[0]!]) read.add(field);
+    thin = read !== null;
+    return collection.candidates(query ?? {}, read && { read, reply: null }, { path, region }).docs;
+  };
+  const docs = runGeoNearStage(pipeline[0]!.$geoNear as Document, source, context);
+  return { docs: thin ? docs : docs.map(cloneDocument), rest };
 }
 
 /**

@@ -7,16 +7,19 @@ import { isPlainObject } from '../bson-values.ts';
  */
 export function fieldSubset(bytes: Uint8Array, fields: ReadonlySet<string>): Buffer {
   const source = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const wanted = encodedNames(fields);
   const kept: Buffer[] = [];
   let size = 5;
   let position = 4;
   while (source[position] !== 0) {
     const start = position;
     const type = source[position]!;
-    const nameEnd = source.indexOf(0, position + 1);
-    const name = source.toString('utf8', position + 1, nameEnd);
+    let nameEnd = position + 1;
+    while (source[nameEnd] !== 0) nameEnd++;
     position = nameEnd + 1 + valueLength(source, type, nameEnd + 1);
-    if (fields.has(name)) {
+    // Names are compared as bytes, never decoded: most of a document's fields are not wanted.
+    const sameLength = wanted.get(nameEnd - start - 1);
+    if (sameLength?.some((name) => source.compare(name, 0, name.length, start + 1, nameEnd) === 0)) {
       kept.push(source.subarray(start, position));
       size += position - start;
     }
@@ -27,6 +30,21 @@ export function fieldSubset(bytes: Uint8Array, fields: ReadonlySet<string>): Buf
   for (const element of kept) offset += element.copy(subset, offset);
   subset[offset] = 0;
   return subset;
+}
+
+/** A set of field names as UTF-8 bytes, by their length; made again only if the set has grown or shrunk. */
+const encodedNamesOf = new WeakMap<ReadonlySet<string>, { size: number; byLength: Map<number, Buffer[]> }>();
+
+function encodedNames(fields: ReadonlySet<string>): Map<number, Buffer[]> {
+  const known = encodedNamesOf.get(fields);
+  if (known?.size === fields.size) return known.byLength;
+  const byLength = new Map<number, Buffer[]>();
+  for (const field of fields) {
+    const name = Buffer.from(field, 'utf8');
+    byLength.set(name.length, [...(byLength.get(name.length) ?? []), name]);
+  }
+  encodedNamesOf.set(fields, { size: fields.size, byLength });
+  return byLength;
 }
 
 /** The length of an element's value of BSON `type` starting at `at`. */
@@ -106,6 +124,43 @@ export function filterFields(filter: unknown, sort: unknown): Set<string> | null
   if (!addFilterFields(filter, fields)) return null;
   if (isPlainObject(sort)) for (const path of Object.keys(sort)) fields.add(head(path));
   return fields;
+}
+
+/**
+ * The top-level fields the stages of a pipeline read of the documents it is given; null when they may read
+ * any, or pass them out whole. The reading ends at a stage that makes documents of its own (`$count`, an
+ * inclusion `$project`, `$facet` of such pipelines): the stages after it read those.
+ */
+export function pipelineFields(stages: readonly unknown[]): Set<string> | null {
+  const fields = new Set<string>(['_id']);
+  for (const stage of stages) {
+    if (!isPlainObject(stage) || Object.keys(stage).length !== 1) return null;
+    const [name, spec] = Object.entries(stage)[0]!;
+    if (name === '$match') {
+      if (!addFilterFields(spec, fields)) return null;
+    } else if (name === '$sort') {
+      if (!isPlainObject(spec)) return null;
+      for (const path of Object.keys(spec)) fields.add(head(path));
+    } else if (name === '$count') {
+      return fields;
+    } else if (name === '$project') {
+      const shown = shownFields(spec);
+      if (!shown) return null;
+      for (const field of shown) fields.add(field);
+      return fields;
+    } else if (name === '$facet') {
+      if (!isPlainObject(spec)) return null;
+      for (const pipeline of Object.values(spec)) {
+        const read = Array.isArray(pipeline) ? pipelineFields(pipeline) : null;
+        if (!read) return null;
+        for (const field of read) fields.add(field);
+      }
+      return fields;
+    } else if (name !== '$skip' && name !== '$limit') {
+      return null;
+    }
+  }
+  return null;
 }
 
 /** The top-level fields an inclusion projection shows; null for any other projection, or none. */
