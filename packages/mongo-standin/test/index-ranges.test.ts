@@ -119,6 +119,38 @@ describe('ranges and sorted pages among index candidates', () => {
     expect(matched).toBeGreaterThan(10_000);
   });
 
+  it('give what is stored, asked again around writes: committed, refused and undone', async () => {
+    const filter = { modified: { $gte: new Date(START + 200 * DAY) } };
+    const same = async () => {
+      const total = await scanned.countDocuments(filter);
+      // A page and its total, as a list asks them: the second walk of one range.
+      expect(await indexed.countDocuments(filter)).toBe(total);
+      expect(await ids(indexed, filter, 10, 50)).toEqual(await ids(scanned, filter, 10, 50));
+      const part = { skip: 5, limit: 20 };
+      expect(await indexed.countDocuments(filter, part)).toBe(await scanned.countDocuments(filter, part));
+      const groups = (collection: Collection<Row>, match: Document) =>
+        collection
+          .aggregate([{ $match: match }, { $group: { _id: 'all', n: { $sum: 2 } } }, { $limit: 1 }])
+          .toArray();
+      expect(await groups(indexed, filter)).toEqual(await groups(scanned, filter));
+      const none = { modified: { $gt: new Date(START + 9_000 * DAY) } };
+      expect(await groups(indexed, none)).toEqual([]);
+      return total;
+    };
+    const before = await same();
+    const inRange = { _id: 9_000, id: 'r-late', modified: new Date(START + 300 * DAY) };
+    await indexed.insertOne(inRange);
+    await scanned.insertOne(inRange);
+    expect(await same()).toBe(before + 1);
+    // A write refused as a whole (a duplicate id within one document's unique index): nothing changes.
+    const refused = { _id: 9_001, id: 'r-late', modified: new Date(START + 301 * DAY) };
+    await expect(indexed.insertOne(refused)).rejects.toMatchObject({ code: 11000 });
+    expect(await same()).toBe(before + 1);
+    await indexed.updateOne({ _id: 9_000 }, { $set: { modified: new Date(START) } });
+    await scanned.updateOne({ _id: 9_000 }, { $set: { modified: new Date(START) } });
+    expect(await same()).toBe(before);
+  });
+
   it('read a range from its index, and a sorted page of many candidates in the sort index order', async () => {
     const range = await indexed
       .find({ modified: { $gte: new Date(START + 300 * DAY) } })

@@ -51,12 +51,35 @@ function pipelineInput(
     // and nothing when an index holds just the matches.
     const counting = countsOnly(rest);
     const candidates = collection.candidates(first.$match, counting ? countFields(first.$match) : null);
-    if (counting && candidates.exact && candidates.ids)
-      return { docs: placeholders(candidates.ids.size), rest };
+    if (counting && candidates.exact && candidates.ids) return counted(candidates.ids.size, rest);
     return { docs: selected(candidates.docs, matches, readsOnly(rest)), rest };
   }
   return { docs: selected(collection.all(), () => true, readsOnly(pipeline)), rest: pipeline };
 }
+
+/**
+ * A counting pipeline (see `countsOnly`) over `count` matches: its `$skip`s and `$limit`s, and its first
+ * `$group`, worked out on the number rather than run over as many documents; the stages after that group
+ * run over its one result. Stages with values MongoDB refuses run as given, over empty documents standing
+ * for the matches, and refuse as they would.
+ */
+function counted(count: number, pipeline: Document[]): { docs: Iterable<Document>; rest: Document[] } {
+  let left = count;
+  for (const [at, stage] of pipeline.entries()) {
+    if ('$skip' in stage && isCount(stage.$skip)) left = Math.max(0, left - stage.$skip);
+    else if ('$limit' in stage && isCount(stage.$limit) && stage.$limit > 0)
+      left = Math.min(left, stage.$limit);
+    else if ('$group' in stage) {
+      const group = Object.entries(stage.$group as Document).map(([name, value]) =>
+        name === '_id' ? [name, value] : [name, (value as { $sum: number }).$sum * left],
+      );
+      return { docs: left === 0 ? [] : [Object.fromEntries(group)], rest: pipeline.slice(at + 1) };
+    } else return { docs: placeholders(left), rest: pipeline.slice(at) };
+  }
+  return { docs: placeholders(left), rest: [] };
+}
+
+const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 
 /** Empty documents standing for `count` matches, for a pipeline that only counts them. */
 function* placeholders(count: number): Generator<Document> {

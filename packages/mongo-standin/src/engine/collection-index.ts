@@ -9,6 +9,10 @@ import type { IndexSpec } from './index-spec.ts';
 
 export type DocumentPredicate = (doc: Document) => boolean;
 
+/** Range walks an index keeps between writes, and the most ids one may hold to be kept. */
+const MAX_WALKS_KEPT = 4;
+const MAX_IDS_KEPT = 100_000;
+
 /** A range condition's bounds, of one type (see `Collection`'s planner). */
 export interface RangeBounds {
   low?: unknown;
@@ -36,10 +40,16 @@ export class CollectionIndex {
   readonly isHashed: boolean;
   protected readonly partialFilter: DocumentPredicate | undefined;
 
+  /** Ranges walked since the last write, by their start and end keys (see `idsInRange`). */
+  private readonly walks = new Map<string, number[]>();
+  private walksGeneration = -1;
+
   constructor(
     readonly entry: IndexEntry,
     protected readonly table: IndexTable | null,
     compileFilter: (filter: Document) => DocumentPredicate,
+    /** The storage's write generation (`Storage.generation`): odd while a write runs. */
+    private readonly generation: () => number,
   ) {
     this.fields = Object.keys(entry.spec.key);
     this.isHashed = table !== null;
@@ -175,7 +185,29 @@ export class CollectionIndex {
     } else if (high !== undefined) {
       exact = false;
     }
-    return { ids: this.idsBetween(start, end), exact };
+    return { ids: this.walked(start, end), exact };
+  }
+
+  /**
+   * `idsBetween`, kept until the next write: a page and its total (a find and a count of one filter, sent
+   * together) walk the same range, often of thousands of entries. At most a few walks of a bounded length
+   * are kept; none is while a write runs (it would see what the write may yet abort).
+   */
+  private walked(start: Buffer, end: Buffer): number[] {
+    const generation = this.generation();
+    if (generation % 2 === 1) return this.idsBetween(start, end);
+    if (generation !== this.walksGeneration) {
+      this.walks.clear();
+      this.walksGeneration = generation;
+    }
+    const key = `${start.length}:${start.toString('latin1')}${end.toString('latin1')}`;
+    const kept = this.walks.get(key);
+    if (kept) return kept;
+    const ids = this.idsBetween(start, end);
+    if (ids.length > MAX_IDS_KEPT) return ids;
+    if (this.walks.size >= MAX_WALKS_KEPT) this.walks.delete(this.walks.keys().next().value!);
+    this.walks.set(key, ids);
+    return ids;
   }
 
   protected idsUnder(key: Buffer): number[] {

@@ -78,7 +78,7 @@ export class Collection {
   private openIndex(entry: IndexEntry): CollectionIndex {
     const table = entry.table === null ? null : this.host.storage.index(entry.table);
     const Kind = isGeoIndexSpec(entry.spec) ? GeoIndex : CollectionIndex;
-    return new Kind(entry, table, this.host.compileFilter);
+    return new Kind(entry, table, this.host.compileFilter, () => this.host.storage.generation);
   }
 
   get name(): string {

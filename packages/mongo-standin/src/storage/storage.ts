@@ -81,6 +81,7 @@ export class UnreadableDataDir extends Error {
 export class Storage {
   private readonly catalog: Table<Buffer, string>;
   private readonly tables = new Map<string, Table<unknown, Key>>();
+  private writes = 0;
 
   private constructor(
     readonly dataDir: string,
@@ -180,13 +181,24 @@ export class Storage {
     // (seen: "mdb_page_spill error 28", then heap corruption), where a refusal loses nothing.
     const free = this.freeBytes();
     if (free < FULL_DISK_BYTES) throw outOfDiskSpace(noSpaceMessage(this.dataDir, free));
+    this.writes++;
     try {
       return this.env.transactionSync(work, WRITE_FLAGS);
     } catch (error) {
       // A table opened by the aborted transaction is gone with it: handles are opened again when needed.
       this.tables.clear();
       throw this.commitFailure(error);
+    } finally {
+      this.writes++;
     }
+  }
+
+  /**
+   * Counts the writes begun and ended, so odd while one runs: what was read at an even count is what is
+   * stored until the count changes (committed or aborted, a write moves it).
+   */
+  get generation(): number {
+    return this.writes;
   }
 
   /** Resolves once every write committed so far is on disk. */
