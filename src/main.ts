@@ -9,6 +9,7 @@ import { closeGracefully } from './http/graceful-close.ts';
 import { ensureAdministrator } from './management/admin-bootstrap.ts';
 import { finishInterruptedImports, recoverInterruptedImports } from './ingest/import-recovery.ts';
 import { seedSampleData } from './ingest/seed.ts';
+import { DERIVATION, staleDerivation } from './db/derivation-mark.ts';
 import { HttpMetrics } from './http/metrics.ts';
 import { createHttpServer } from './http/server.ts';
 import { createLogger } from './log.ts';
@@ -35,6 +36,15 @@ async function main(config: Config): Promise<void> {
         throw error;
       });
       indexed = true;
+      // Before the sample directory: an empty directory is marked as derived by this release.
+      const stale = await staleDerivation(database.db);
+      if (stale !== undefined) {
+        logger.warn(
+          { derivation: stale, current: DERIVATION },
+          'the stored documents were derived by an earlier release: run `npm run rebuild` (search, ages ' +
+            'and opening hours miss them until then; docs/operations.md, Upgrading)',
+        );
+      }
       await finishInterruptedImports(database.db, logger);
       if (config.admin) await ensureAdministrator(database.db, config.admin, logger);
       if (config.seed) await seedSampleData(database.db, logger);

@@ -134,6 +134,25 @@ describe('the server process', () => {
     });
   });
 
+  it('says at start-up when the stored documents were derived by an earlier release', async () => {
+    const dbPort = String(await freePort());
+    const env = { HSDS_EMBEDDED_DB_PORT: dbPort, HSDS_SEED: 'true', HSDS_DB_NAME: 'derived' };
+    const warning = 'the stored documents were derived by an earlier release';
+    const first = await startServer(env);
+    await waitFor(async () => (await fetch(`${first.url}/readyz`)).ok, 30_000, 'the sample directory');
+    expect(first.process.output()).not.toContain(warning);
+    // As a release before the mark left its documents.
+    await withEmbeddedClient(Number(dbPort), (client) =>
+      client.db('derived').collection('directory.derivation').deleteMany({}),
+    );
+    first.process.child.kill('SIGTERM');
+    await first.process.exited;
+
+    const second = await startServer(env);
+    await waitFor(async () => (await fetch(`${second.url}/readyz`)).ok, 30_000, 'readiness');
+    expect(second.process.output()).toContain(warning);
+  });
+
   it('shares an embedded database another process already runs', async () => {
     const dbPort = String(await freePort());
     await startServer({ HSDS_EMBEDDED_DB_PORT: dbPort });

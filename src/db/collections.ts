@@ -23,6 +23,9 @@ export const SOURCE_LOADS = 'import.sources';
 /** Each harvested source's last successful harvest (src/harvest/harvest.ts). */
 export const HARVESTS = 'import.harvests';
 
+/** Which release's derivations the stored documents were made with (src/db/derivation-mark.ts). */
+export const DERIVATION_MARK = 'directory.derivation';
+
 /** When served records were deleted, for the 410s of their ids (src/db/tombstones.ts). */
 export const TOMBSTONES = 'directory.tombstones';
 

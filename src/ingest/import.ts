@@ -49,6 +49,7 @@ import { recordsGivenWhole } from './decompose.ts';
 import { ValidationPool } from './validation-pool.ts';
 import type { BatchEntry, BatchItem, CheckedEntry } from './batch-item.ts';
 import { ImportLeaseLost, withImportLease, type ImportLease, type LeaseTimings } from './import-lease.ts';
+import { staleDerivation } from '../db/derivation-mark.ts';
 
 export interface ImportOptions {
   /** Validate and report what would change, writing nothing. */
@@ -168,7 +169,9 @@ async function runImport(
     () =>
       withImportLease(
         db,
-        (lease) => {
+        async (lease) => {
+          // An import into a directory without documents derives them all as this release does: marked.
+          await staleDerivation(db);
           holding = true;
           return runLeased(db, records, options, lease);
         },

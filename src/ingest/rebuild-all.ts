@@ -8,6 +8,7 @@ import { materialize } from './materialize.ts';
 import { addRebuilt, type ImportReport } from './report.ts';
 import type { RowChanges } from './row-writer.ts';
 import { markDirectoryChanged } from '../db/directory-generation.ts';
+import { markDerivation } from '../db/derivation-mark.ts';
 
 /** Roots rebuilt together: one composition and one bulk write per kind of document. */
 const CHUNK = 500;
@@ -62,6 +63,8 @@ export async function rebuildAllDocuments(db: Db, options: RebuildOptions = {}):
         }
       }
     }
+    // Every document is now derived as this release derives it.
+    await markDerivation(db);
   });
   report.durationMs = Math.round(performance.now() - started);
   return report;

@@ -1,0 +1,40 @@
+import type { Db } from 'mongodb';
+import { DERIVATION_MARK, documentCollection } from './collections.ts';
+
+/**
+ * What an import derives from the records it stores (search words, eligible ages, opening hours, served
+ * forms), numbered: raised by every release that changes it, so that a server started on documents an
+ * earlier release derived says that `npm run rebuild` is due, rather than serving filters that match none
+ * of them. 1: search by stems and addresses (issue #22), ages and opening hours (issue #23).
+ */
+export const DERIVATION = 1;
+
+const MARK_ID = 'documents';
+
+interface Mark {
+  _id: string;
+  derivation: number;
+  at: Date;
+}
+
+/** Records that every stored document is derived as this release derives it (a rebuild has just run). */
+export async function markDerivation(db: Db): Promise<void> {
+  await db
+    .collection<Mark>(DERIVATION_MARK)
+    .updateOne({ _id: MARK_ID }, { $set: { derivation: DERIVATION, at: new Date() } }, { upsert: true });
+}
+
+/**
+ * The derivation the stored documents were made with when it is not this release's: a number, or null for
+ * documents stored before releases marked it. Undefined when they are current, and for a directory without
+ * documents, which is then marked: what is imported into it is derived as now.
+ */
+export async function staleDerivation(db: Db): Promise<number | null | undefined> {
+  const mark = await db.collection<Mark>(DERIVATION_MARK).findOne({ _id: MARK_ID });
+  if (mark?.derivation === DERIVATION) return undefined;
+  for (const collection of Object.values(documentCollection))
+    if ((await db.collection(collection).countDocuments({}, { limit: 1 })) > 0)
+      return mark?.derivation ?? null;
+  await markDerivation(db);
+  return undefined;
+}
