@@ -9,7 +9,7 @@ import { closeGracefully } from './http/graceful-close.ts';
 import { ensureAdministrator } from './management/admin-bootstrap.ts';
 import { finishInterruptedImports, recoverInterruptedImports } from './ingest/import-recovery.ts';
 import { seedSampleData } from './ingest/seed.ts';
-import { DERIVATION, staleDerivation } from './db/derivation-mark.ts';
+import { DERIVATION, staleDerivation, staleDerivationMessage } from './db/derivation-mark.ts';
 import { HttpMetrics } from './http/metrics.ts';
 import { createHttpServer } from './http/server.ts';
 import { createLogger } from './log.ts';
@@ -27,6 +27,7 @@ async function main(config: Config): Promise<void> {
   let prepared = false;
   let harvests: ReturnType<typeof scheduleHarvests> | undefined;
   let indexed = false;
+  let derivationTold = false;
   void retryUntilDone(
     async () => {
       await database.ensureIndexes().catch((error: unknown) => {
@@ -36,14 +37,12 @@ async function main(config: Config): Promise<void> {
         throw error;
       });
       indexed = true;
-      // Before the sample directory: an empty directory is marked as derived by this release.
+      // Before the sample directory: an empty directory is marked as derived by this release. Said once,
+      // however often a later step fails and this is run again.
       const stale = await staleDerivation(database.db);
-      if (stale !== undefined) {
-        logger.warn(
-          { derivation: stale, current: DERIVATION },
-          'the stored documents were derived by an earlier release: run `npm run rebuild` (search, ages ' +
-            'and opening hours miss them until then; docs/operations.md, Upgrading)',
-        );
+      if (stale !== undefined && !derivationTold) {
+        logger.warn({ derivation: stale, current: DERIVATION }, staleDerivationMessage(stale));
+        derivationTold = true;
       }
       await finishInterruptedImports(database.db, logger);
       if (config.admin) await ensureAdministrator(database.db, config.admin, logger);

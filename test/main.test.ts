@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { hashSecret } from '../src/auth/secret.ts';
+import { staleDerivationMessage } from '../src/db/derivation-mark.ts';
 import { ACCESS_ENTRIES, USERS } from '../src/db/protocol-records.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from './support/free-port.ts';
@@ -137,7 +138,7 @@ describe('the server process', () => {
   it('says at start-up when the stored documents were derived by an earlier release', async () => {
     const dbPort = String(await freePort());
     const env = { HSDS_EMBEDDED_DB_PORT: dbPort, HSDS_SEED: 'true', HSDS_DB_NAME: 'derived' };
-    const warning = 'the stored documents were derived by an earlier release';
+    const warning = staleDerivationMessage(null);
     const first = await startServer(env);
     await waitFor(async () => (await fetch(`${first.url}/readyz`)).ok, 30_000, 'the sample directory');
     expect(first.process.output()).not.toContain(warning);

@@ -11,6 +11,13 @@ export const DERIVATION = 1;
 
 const MARK_ID = 'documents';
 
+/** The start-up warning while the mark is not this release's (see `staleDerivation`). */
+export const staleDerivationMessage = (stored: number | null): string =>
+  (stored === null
+    ? 'the stored documents carry no derivation mark (derived before releases marked it, or restored without it)'
+    : 'the stored documents were derived by an earlier release') +
+  ': run `npm run rebuild` (search, ages and opening hours may miss them until then; docs/operations.md, Upgrading)';
+
 interface Mark {
   _id: string;
   derivation: number;

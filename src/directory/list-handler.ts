@@ -171,7 +171,8 @@ function open(
     const cursor = collection.find(query.filter, { projection, batchSize }).sort(ORDER).skip(skip);
     return limit > 0 ? cursor.limit(limit) : cursor;
   }
-  // A stream keeps $geoNear's order, nearest first, unblocked by a sort (pages: nearest-page.ts).
+  // A stream keeps $geoNear's order, nearest first, unblocked by a sort; pages are read by nearest-page.ts.
+  if (skip > 0 || limit > 0) throw new Error('a page of a proximity search is read by nearestPage');
   const pipeline: Document[] = [
     geoNearStage(query.near, query.filter),
     // An inclusion projection leaves the distance out by itself; an exclusion one must name it.

@@ -46,8 +46,8 @@ export async function nearestPage(
 }
 
 /**
- * The documents with these ids in the order given (one query). One deleted since its id was read is left
- * out: the page is then one short, as a page read while an import runs may be.
+ * The documents with these ids in the order given (one query, one batch). One deleted since its id was
+ * read is left out, the page then one short; one changed meanwhile is served as it now is.
  */
 export async function* inOrderOf(
   collection: Collection,
@@ -57,7 +57,7 @@ export async function* inOrderOf(
   if (ids.length === 0) return;
   const found = new Map<unknown, Document>();
   for (const document of await collection
-    .find({ id: { $in: ids } }, { projection: { ...projection, id: 1 } })
+    .find({ id: { $in: ids } }, { projection: { ...projection, id: 1 }, batchSize: ids.length })
     .toArray())
     found.set(document.id, document);
   for (const id of ids) {

@@ -1,4 +1,3 @@
-import { EARTH_RADIUS_METERS } from 'geojson-sphere';
 import type { Document } from 'mongodb';
 import type { Gazetteer } from '../geo/gazetteer.ts';
 import { listedPostcodes } from '../geo/service-area.ts';
@@ -45,10 +44,3 @@ export function postcodeQuery(
     ...(point && proximity !== undefined ? { near: { point, maxDistance: proximity } } : {}),
   };
 }
-
-/** The same circle as a `$geoNear` with `maxDistance`, as a filter `countDocuments` can take. */
-export const withinCircle = (near: NearPoint): Document => ({
-  '_geo.point': {
-    $geoWithin: { $centerSphere: [near.point.coordinates, near.maxDistance / EARTH_RADIUS_METERS] },
-  },
-});

@@ -63,7 +63,8 @@ export async function rebuildAllDocuments(db: Db, options: RebuildOptions = {}):
         }
       }
     }
-    // Every document is now derived as this release derives it.
+    // Every document is now derived as this release derives it (marked while the lease is still ours).
+    await beforeWrite();
     await markDerivation(db);
   });
   report.durationMs = Math.round(performance.now() - started);

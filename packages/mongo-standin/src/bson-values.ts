@@ -39,6 +39,10 @@ function normalizeNumbers(value: unknown): unknown {
  */
 export const isPlainObject: (value: unknown) => value is Document = isEmbeddedDocument;
 
+/** A whole number of documents: a `$skip` or `$limit` MongoDB takes (a `$limit` must also be above 0). */
+export const isCount = (value: unknown): value is number =>
+  Number.isSafeInteger(value) && (value as number) >= 0;
+
 /** Deep copy that keeps BSON value instances (they are immutable) and copies containers. */
 export function cloneDocument<T>(value: T): T {
   if (Array.isArray(value)) return value.map(cloneDocument) as T;

@@ -64,6 +64,14 @@ describe('fieldSubset', () => {
     }
   });
 
+  it('tells names apart by their UTF-8 bytes: accents, other scripts, and names of one length', () => {
+    const named = encodeDocument({ cafe: 1, café: 2, 'cafe\u0301': 3, 名前: 4, abcd: 5, abce: 6 });
+    const pick = (...names: string[]) => decodeDocument(fieldSubset(named, new Set(names)));
+    expect(pick('café', 'abce')).toEqual({ café: 2, abce: 6 });
+    expect(pick('cafe\u0301', '名前')).toEqual({ 'cafe\u0301': 3, 名前: 4 });
+    expect(pick('caf', 'abc', 'cafés')).toEqual({});
+  });
+
   it('gives an empty document when no field is named, and the whole when all are', () => {
     expect(decodeDocument(fieldSubset(bytes, new Set()))).toEqual({});
     expect(Buffer.from(fieldSubset(bytes, new Set(Object.keys(doc))))).toEqual(Buffer.from(bytes));

@@ -1,6 +1,6 @@
 import type { Document } from 'bson';
 import { Aggregator } from 'mingo/aggregator';
-import { cloneDocument, isPlainObject } from '../bson-values.ts';
+import { cloneDocument, isCount, isPlainObject } from '../bson-values.ts';
 import { countFields } from '../storage/field-subset.ts';
 import type { Collection } from '../engine/collection.ts';
 import type { Database } from '../engine/database.ts';
@@ -79,8 +79,6 @@ function counted(count: number, pipeline: Document[]): { docs: Iterable<Document
   return { docs: placeholders(left), rest: [] };
 }
 
-const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
-
 /** Empty documents standing for `count` matches, for a pipeline that only counts them. */
 function* placeholders(count: number): Generator<Document> {
   for (let i = 0; i < count; i++) yield {};
@@ -104,13 +102,16 @@ const READ_ONLY_STAGES = new Set(['$match', '$skip', '$limit', '$sort', '$count'
 const readsOnly = (pipeline: Document[]) =>
   pipeline.every((stage) => Object.keys(stage).every((name) => READ_ONLY_STAGES.has(name)));
 
-/** Whether a pipeline only counts its input: `$skip`, `$limit`, and `$group`s of constants summing constants. */
+/**
+ * Whether a pipeline only counts its input: `$skip`s and `$limit`s, then `$group`s of a constant `_id`
+ * summing constants (at least one: without, the documents themselves come out).
+ */
 const countsOnly = (pipeline: Document[]) =>
-  pipeline.length > 0 &&
+  pipeline.some((stage) => '$group' in stage) &&
   pipeline.every((stage) => {
     if ('$skip' in stage || '$limit' in stage) return true;
     const group = stage.$group;
-    if (!isPlainObject(group)) return false;
+    if (!isPlainObject(group) || !('_id' in group)) return false;
     return Object.entries(group).every(([name, value]) =>
       name === '_id'
         ? !(typeof value === 'string' && value.startsWith('$')) &&

@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { cloneDocument, isPlainObject } from '../bson-values.ts';
+import { cloneDocument, isCount, isPlainObject } from '../bson-values.ts';
 import type { Collection } from '../engine/collection.ts';
 import type { Database } from '../engine/database.ts';
 import { runGeoNearStage, type GeoNearContext, type GeoNearSource } from '../geo/index.ts';
@@ -8,8 +8,6 @@ import { parseSort, sortDocuments } from '../query/sort.ts';
 
 /** The record a document measured in a page's first pass was read from (set only on such documents). */
 const RECORD = Symbol('record');
-
-const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 
 /**
  * The documents a pipeline starting with `$geoNear` passes on after it, and the stages left to run: a

@@ -41,7 +41,7 @@ export class CollectionIndex {
   protected readonly partialFilter: DocumentPredicate | undefined;
 
   /** Ranges walked since the last write, by their start and end keys (see `idsInRange`). */
-  private readonly walks = new Map<string, number[]>();
+  private readonly walks = new Map<string, readonly number[]>();
   private walksGeneration = -1;
 
   constructor(
@@ -165,7 +165,10 @@ export class CollectionIndex {
    * low bound and another below the high one); numbers, whose keys are doubles, and bounds too long for a
    * key narrow only.
    */
-  idsInRange({ low, lowIncluded, high, highIncluded }: RangeBounds): { ids: number[]; exact: boolean } {
+  idsInRange({ low, lowIncluded, high, highIncluded }: RangeBounds): {
+    ids: readonly number[];
+    exact: boolean;
+  } {
     const bound = low ?? high;
     const typeByte = encodeKey([bound])[0]!;
     let start: Buffer = Buffer.from([typeByte]);
@@ -193,7 +196,7 @@ export class CollectionIndex {
    * together) walk the same range, often of thousands of entries. At most a few walks of a bounded length
    * are kept; none is while a write runs (it would see what the write may yet abort).
    */
-  private walked(start: Buffer, end: Buffer): number[] {
+  private walked(start: Buffer, end: Buffer): readonly number[] {
     const generation = this.generation();
     if (generation % 2 === 1) return this.idsBetween(start, end);
     if (generation !== this.walksGeneration) {

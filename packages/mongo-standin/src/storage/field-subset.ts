@@ -15,7 +15,7 @@ export function fieldSubset(bytes: Uint8Array, fields: ReadonlySet<string>): Buf
     const start = position;
     const type = source[position]!;
     let nameEnd = position + 1;
-    while (source[nameEnd] !== 0) nameEnd++;
+    while (nameEnd < source.length && source[nameEnd] !== 0) nameEnd++;
     position = nameEnd + 1 + valueLength(source, type, nameEnd + 1);
     // Names are compared as bytes, never decoded: most of a document's fields are not wanted.
     const sameLength = wanted.get(nameEnd - start - 1);
@@ -32,7 +32,10 @@ export function fieldSubset(bytes: Uint8Array, fields: ReadonlySet<string>): Buf
   return subset;
 }
 
-/** A set of field names as UTF-8 bytes, by their length; made again only if the set has grown or shrunk. */
+/**
+ * A set of field names as UTF-8 bytes, by their length; made again if the set has grown or shrunk. The
+ * sets given are built for a query and only ever grown before their first use, never changed after it.
+ */
 const encodedNamesOf = new WeakMap<ReadonlySet<string>, { size: number; byLength: Map<number, Buffer[]> }>();
 
 function encodedNames(fields: ReadonlySet<string>): Map<number, Buffer[]> {
