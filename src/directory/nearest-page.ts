@@ -29,6 +29,8 @@ export async function nearestPage(
   const [result] = await collection
     .aggregate<{ total: { count: number }[]; page: { id: string }[] }>([
       geoNearStage(near, filter),
+      // Only what the facet reads goes on, whatever a database's own analysis would keep.
+      { $project: { _id: 0, id: 1, _distance: 1 } },
       {
         $facet: {
           total: [{ $count: 'count' }],
@@ -36,7 +38,7 @@ export async function nearestPage(
             { $sort: { _distance: 1, id: 1 } },
             { $skip: skip },
             { $limit: limit },
-            { $project: { _id: 0, id: 1 } },
+            { $project: { id: 1 } },
           ],
         },
       },
