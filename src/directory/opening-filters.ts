@@ -64,29 +64,22 @@ function openAtClause(instant: Date, defaultOffset: number): Document {
       ],
     },
     $or: [
-      {
-        _open_utc: {
-          $elemMatch: {
-            s: { $lte: utcMinute },
-            e: { $gt: utcMinute },
-            from: { $lte: instant },
-            to: { $gt: instant },
-          },
-        },
-      },
-      {
-        _open_zoneless: {
-          $elemMatch: {
-            s: { $lte: zonelessMinute },
-            e: { $gt: zonelessMinute },
-            from: { $lte: zonelessDate },
-            to: { $gte: zonelessDate },
-          },
-        },
-      },
+      // A UTC session's validity ends at an instant (excluded), a zoneless one's on a date (included).
+      { _open_utc: sessionAt(utcMinute, instant, '$gt') },
+      { _open_zoneless: sessionAt(zonelessMinute, zonelessDate, '$gte') },
     ],
   };
 }
+
+/** A session open at this minute of the week, its schedule in force at `when` (its end by `toOperator`). */
+const sessionAt = (minute: number, when: Date | string, toOperator: '$gt' | '$gte'): Document => ({
+  $elemMatch: {
+    s: { $lte: minute },
+    e: { $gt: minute },
+    from: { $lte: when },
+    to: { [toOperator]: when },
+  },
+});
 
 /** Records with a session at this local minute of the week, in each schedule's own time, whatever the date. */
 function openOnClause(localMinute: number): Document {
