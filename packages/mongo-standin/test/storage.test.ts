@@ -148,6 +148,32 @@ describe('a data directory', () => {
     );
   });
 
+  it('written by format 3 (documents always whole) is read as it is, and marked 4 so that earlier stand-ins refuse it', async () => {
+    const dataDir = await makeDataDir();
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    let harness = await startHarness(dataDir);
+    const doc = { _id: 1, text: 'word '.repeat(2000) };
+    await harness.client.db('old').collection<typeof doc>('docs').insertOne(doc);
+    await harness.stop();
+    const meta = () => {
+      const env = open({ path: dataDir, maxDbs: 16 });
+      const catalog = env.openDB({ name: 'catalog', encoding: 'binary' });
+      return { env, catalog, meta: BSON.deserialize(catalog.getBinary('\u0000meta')!) };
+    };
+    const written = meta();
+    written.catalog.putSync('\u0000meta', Buffer.from(BSON.serialize({ ...written.meta, format: 3 })));
+    await written.env.close();
+    harness = await startHarness(dataDir);
+    try {
+      expect(await harness.client.db('old').collection('docs').find().toArray()).toEqual([doc]);
+    } finally {
+      await harness.stop();
+    }
+    const reopened = meta();
+    expect(reopened.meta.format).toBe(4);
+    await reopened.env.close();
+  });
+
   it('written by a later format of the storage is refused, and left as it was', async () => {
     const dataDir = await makeDataDir();
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
@@ -165,5 +191,76 @@ describe('a data directory', () => {
       Buffer.from(later),
     );
     await again.close();
+  });
+});
+
+describe('large fields', () => {
+  it('are kept apart from the rest of their document, which reads back the same by any projection, after updates, deletes and a restart', async () => {
+    const dataDir = await makeDataDir();
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    // A served form of ~12 KB between small fields, as the app's documents hold them.
+    const served = (i: number) =>
+      JSON.stringify({ id: i, words: Array.from({ length: 1500 }, (_, j) => `w${j % 97}`) });
+    const docs = Array.from({ length: 50 }, (_, i) => ({
+      _id: i,
+      id: `s${i}`,
+      _json: served(i),
+      _item: `item ${i}`,
+      tail: { i },
+    }));
+    let harness = await startHarness(dataDir);
+    const collection = () => harness.client.db('apart').collection<(typeof docs)[number]>('docs');
+    await collection().insertMany(docs);
+    const sorted = { sort: { _id: 1 as const } };
+    expect(await collection().find({}, sorted).toArray()).toEqual(docs);
+    expect(
+      await collection()
+        .find({}, { ...sorted, projection: { _id: 0, _item: 1 } })
+        .toArray(),
+    ).toEqual(docs.map(({ _item }) => ({ _item })));
+    expect(
+      await collection()
+        .find({ id: 's3' }, { projection: { _id: 0, tail: 1, _json: 1 } })
+        .toArray(),
+    ).toEqual([{ _json: docs[3]!._json, tail: { i: 3 } }]);
+    // Filters and expressions on a field kept apart read it.
+    expect(await collection().countDocuments({ _json: served(7) })).toBe(1);
+    expect(
+      await collection()
+        .aggregate([{ $match: { _id: { $lt: 2 } } }, { $project: { _id: 1, size: { $strLenCP: '$_json' } } }])
+        .toArray(),
+    ).toEqual([0, 1].map((i) => ({ _id: i, size: served(i).length })));
+
+    // Large to small, small to large, and a delete.
+    await collection().updateOne({ _id: 1 }, { $set: { _json: 'small now' } });
+    await collection().updateOne({ _id: 2 }, { $set: { _item: served(2) } });
+    await collection().deleteOne({ _id: 3 });
+    const expected = docs
+      .filter(({ _id }) => _id !== 3)
+      .map((doc) =>
+        doc._id === 1 ? { ...doc, _json: 'small now' } : doc._id === 2 ? { ...doc, _item: served(2) } : doc,
+      );
+    expect(await collection().find({}, sorted).toArray()).toEqual(expected);
+    const stats = await harness.client.db('apart').command({ collStats: 'docs' });
+    expect(stats.count).toBe(49);
+    // The tables of the documents and of their large fields, compressed (the served forms repeat words).
+    expect(stats.storageSize).toBeGreaterThan(0);
+    expect(stats.storageSize).toBeLessThan(stats.size / 2);
+
+    await harness.stop();
+    harness = await startHarness(dataDir);
+    try {
+      expect(await collection().find({}, sorted).toArray()).toEqual(expected);
+      expect(
+        await collection()
+          .find({}, { ...sorted, projection: { _item: 1 } })
+          .toArray(),
+      ).toEqual(expected.map(({ _id, _item }) => ({ _id, _item })));
+      await collection().drop();
+      await collection().insertOne(docs[0]!);
+      expect(await collection().find().toArray()).toEqual([docs[0]]);
+    } finally {
+      await harness.stop();
+    }
   });
 });

@@ -12,7 +12,8 @@ import {
   type IndexEntry,
   type Storage,
 } from '../storage/storage.ts';
-import { fieldSubset, type Fields } from '../storage/field-subset.ts';
+import { fieldSubsets, type Fields } from '../storage/field-subset.ts';
+import { isHead, joinRecord, splitRecord } from '../storage/record-parts.ts';
 import { CollectionIndex, type RangeBounds } from './collection-index.ts';
 import { GeoIndex, isGeoIndexSpec } from './geo-index.ts';
 import { conditionRegion } from '../geo/query-regions.ts';
@@ -62,6 +63,8 @@ const recordIds = new WeakMap<Document, number>();
  */
 export class Collection {
   private readonly docs: DocumentTable;
+  /** The large fields kept apart from their documents (record-parts.ts); null until there are any. */
+  private apart: DocumentTable | null;
   private readonly indexes = new Map<string, CollectionIndex>();
   private nextRecordId: number;
 
@@ -70,6 +73,7 @@ export class Collection {
     private readonly host: CollectionHost,
   ) {
     this.docs = host.storage.documents(entry.table);
+    this.apart = entry.apart ? host.storage.documents(entry.apart) : null;
     for (const index of entry.indexes) this.indexes.set(index.spec.name, this.openIndex(index));
     const [last] = this.docs.getKeys({ reverse: true, limit: 1 });
     this.nextRecordId = (last ?? 0) + 1;
@@ -107,14 +111,42 @@ export class Collection {
    */
   *all(fields: Fields = null): Generator<Document> {
     for (const { key, value } of this.docs.getRange({ snapshot: false }))
-      yield decodeRecord(key, value, fields);
+      yield this.decoded(key, value, fields);
   }
 
   /** A document by its record id (as an index gives it), or undefined if there is none. */
   readRecord(id: number, fields: Fields = null): Document | undefined {
     // A part of the document is copied out of LMDB's buffer, which the next read reuses; a whole one is kept.
     const bytes = fields ? this.docs.getBinaryFast(id) : this.docs.getBinary(id);
-    return bytes === undefined ? undefined : decodeRecord(id, bytes, fields);
+    return bytes === undefined ? undefined : this.decoded(id, bytes, fields);
+  }
+
+  /**
+   * A stored document (see decodeRecord), its fields kept apart read only when wanted: a few of them are
+   * cut from the head and those, a whole one joined. LMDB decompresses each table's values into a buffer
+   * of its own, so reading the fields apart leaves the head's bytes as they were.
+   */
+  private decoded(id: number, stored: Buffer, fields: Fields): Document {
+    if (!isHead(stored)) return decodeRecord(id, stored, fields);
+    if (fields) return decodeRecord(id, stored, fields, () => this.apart!.getBinaryFast(id)!);
+    return decodeRecord(id, joinRecord(stored, this.apart!.getBinary(id)!), null);
+  }
+
+  /** Within a write: stores a document's bytes under its record id, its large fields kept apart. */
+  private store(id: number, bytes: Uint8Array): void {
+    const { head, apart } = splitRecord(bytes);
+    this.docs.putSync(id, head);
+    if (apart) this.apartTable().putSync(id, apart);
+    else this.apart?.removeSync(id);
+  }
+
+  private apartTable(): DocumentTable {
+    if (!this.apart) {
+      this.entry.apart = this.host.storage.newTableName('c');
+      this.apart = this.host.storage.documents(this.entry.apart);
+      this.host.changed(this);
+    }
+    return this.apart;
   }
 
   private *readAll(ids: Iterable<number>, fields: Fields): Generator<Document> {
@@ -143,7 +175,7 @@ export class Collection {
     }
     this.checkDocument(doc, null);
     const id = this.nextRecordId++;
-    this.docs.putSync(id, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
+    this.store(id, bytes);
     for (const index of this.indexes.values()) index.add(doc, id);
     recordIds.set(doc, id);
     this.entry.dataSize += bytes.length;
@@ -160,7 +192,7 @@ export class Collection {
     // Unique checks already leave the document's own entries out, so nothing moves until they pass.
     this.checkDocument(next, id);
     for (const index of this.indexes.values()) index.update(previous, next, id);
-    this.docs.putSync(id, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
+    this.store(id, bytes);
     recordIds.set(next, id);
     this.entry.dataSize += bytes.length - encodingOf(previous).length;
     this.host.changed(this);
@@ -170,6 +202,7 @@ export class Collection {
     const id = this.recordIdOf(doc);
     for (const index of this.indexes.values()) index.remove(doc, id);
     this.docs.removeSync(id);
+    this.apart?.removeSync(id);
     this.entry.dataSize -= encodingOf(doc).length;
     this.host.changed(this);
   }
@@ -240,9 +273,13 @@ export class Collection {
     return sizes;
   }
 
-  /** Bytes of the documents' table. */
+  /** Bytes of the documents' tables. */
   get storageSize(): number {
-    return tableBytes(this.host.storage.tableStats(this.entry.table));
+    const { table, apart } = this.entry;
+    return [table, ...(apart ? [apart] : [])].reduce(
+      (sum, name) => sum + tableBytes(this.host.storage.tableStats(name)),
+      0,
+    );
   }
 
   /** Bytes of its tables: documents and indexes (listDatabases `sizeOnDisk`). */
@@ -371,10 +408,15 @@ export const replyOf = (doc: Document): Document | undefined => replies.get(doc)
  * A stored document, remembering its bytes (replies and no-op checks reuse them) and its record; or, with
  * `fields`, a document of those fields only, remembering neither (it is not the stored document).
  */
-function decodeRecord(id: number, bytes: Buffer, fields: Fields = null): Document {
+function decodeRecord(id: number, bytes: Buffer, fields: Fields, apart?: () => Uint8Array): Document {
   if (fields) {
-    const doc = decodeDocument(fieldSubset(bytes, fields.read));
-    if (fields.reply) replies.set(doc, bytesOnly(fieldSubset(bytes, fields.reply)));
+    const [read, reply] = fieldSubsets(
+      bytes,
+      fields.reply ? [fields.read, fields.reply] : [fields.read],
+      apart,
+    );
+    const doc = decodeDocument(read!);
+    if (reply) replies.set(doc, bytesOnly(reply));
     return doc;
   }
   const doc = decodeDocument(bytes);

@@ -1,35 +1,62 @@
 import { isPlainObject } from '../bson-values.ts';
+import { asBuffer, documentOf, elementEnd, KEPT_APART, nameEnd } from './bson-elements.ts';
 
 /**
- * The BSON bytes of a document's top-level fields named in `fields`, in their order: a stored document is
- * decoded only as far as a query needs it (a stream of one small served form out of a large document
- * decodes that form, not the rest). Elements are skipped by their lengths, never parsed.
+ * The BSON bytes of a stored document's top-level fields named in each of `sets`, in their order: a stored
+ * document is decoded only as far as a query needs it (a stream of one small served form out of a large
+ * document decodes that form, not the rest). Elements are skipped by their lengths, never parsed. A head
+ * (record-parts.ts) takes its large fields from `apart`, which is called only when one of them is wanted.
  */
-export function fieldSubset(bytes: Uint8Array, fields: ReadonlySet<string>): Buffer {
-  const source = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const wanted = encodedNames(fields);
-  const kept: Buffer[] = [];
-  let size = 5;
+export function fieldSubsets(
+  stored: Uint8Array,
+  sets: readonly ReadonlySet<string>[],
+  apart?: () => Uint8Array,
+): Buffer[] {
+  const source = asBuffer(stored);
+  const wanted = sets.map(encodedNames);
+  const kept = sets.map((): Buffer[] => []);
+  const large = new ApartElements(apart);
   let position = 4;
   while (source[position] !== 0) {
     const start = position;
-    const type = source[position]!;
-    let nameEnd = position + 1;
-    while (nameEnd < source.length && source[nameEnd] !== 0) nameEnd++;
-    position = nameEnd + 1 + valueLength(source, type, nameEnd + 1);
-    // Names are compared as bytes, never decoded: most of a document's fields are not wanted.
-    const sameLength = wanted.get(nameEnd - start - 1);
-    if (sameLength?.some((name) => source.compare(name, 0, name.length, start + 1, nameEnd) === 0)) {
-      kept.push(source.subarray(start, position));
-      size += position - start;
+    const end = nameEnd(source, start);
+    position = elementEnd(source, start, end);
+    const keptApart = source[start] === KEPT_APART;
+    let element: Buffer | undefined;
+    for (let set = 0; set < wanted.length; set++) {
+      // Names are compared as bytes, never decoded: most of a document's fields are not wanted.
+      const sameLength = wanted[set]!.get(end - start - 1);
+      if (!sameLength?.some((name) => source.compare(name, 0, name.length, start + 1, end) === 0)) continue;
+      element ??= keptApart ? large.current() : source.subarray(start, position);
+      kept[set]!.push(element);
     }
+    if (keptApart) large.pass();
   }
-  const subset = Buffer.allocUnsafe(size);
-  subset.writeInt32LE(size, 0);
-  let offset = 4;
-  for (const element of kept) offset += element.copy(subset, offset);
-  subset[offset] = 0;
-  return subset;
+  return kept.map((elements) => documentOf(elements));
+}
+
+/** The fields kept apart from a head, in their order, read once the first of them is wanted. */
+class ApartElements {
+  private bytes: Buffer | null = null;
+  /** Placeholders passed in the head, and elements passed here. */
+  private passed = 0;
+  private reached = 0;
+  private position = 4;
+
+  constructor(private readonly read: (() => Uint8Array) | undefined) {}
+
+  /** The element of the placeholder the head's walk is at. */
+  current(): Buffer {
+    if (!this.read) throw new Error('a field kept apart was read from its head alone');
+    const bytes = (this.bytes ??= asBuffer(this.read()));
+    for (; this.reached < this.passed; this.reached++)
+      this.position = elementEnd(bytes, this.position, nameEnd(bytes, this.position));
+    return bytes.subarray(this.position, elementEnd(bytes, this.position, nameEnd(bytes, this.position)));
+  }
+
+  pass(): void {
+    this.passed++;
+  }
 }
 
 /**
@@ -48,49 +75,6 @@ function encodedNames(fields: ReadonlySet<string>): Map<number, Buffer[]> {
   }
   encodedNamesOf.set(fields, { size: fields.size, byLength });
   return byLength;
-}
-
-/** The length of an element's value of BSON `type` starting at `at`. */
-function valueLength(bytes: Buffer, type: number, at: number): number {
-  switch (type) {
-    case 0x01: // double
-    case 0x09: // date
-    case 0x11: // timestamp
-    case 0x12: // int64
-      return 8;
-    case 0x02: // string
-    case 0x0d: // JavaScript code
-    case 0x0e: // symbol
-      return 4 + bytes.readInt32LE(at);
-    case 0x03: // document
-    case 0x04: // array
-    case 0x0f: // code with scope
-      return bytes.readInt32LE(at);
-    case 0x05: // binary: length, subtype, bytes
-      return 5 + bytes.readInt32LE(at);
-    case 0x06: // undefined
-    case 0x0a: // null
-    case 0x7f: // max key
-    case 0xff: // min key
-      return 0;
-    case 0x07: // ObjectId
-      return 12;
-    case 0x08: // boolean
-      return 1;
-    case 0x0b: {
-      // regular expression: two C strings
-      const patternEnd = bytes.indexOf(0, at);
-      return bytes.indexOf(0, patternEnd + 1) + 1 - at;
-    }
-    case 0x0c: // DBPointer: string, then an ObjectId
-      return 4 + bytes.readInt32LE(at) + 12;
-    case 0x10: // int32
-      return 4;
-    case 0x13: // decimal128
-      return 16;
-    default:
-      throw new Error(`unknown BSON type 0x${type.toString(16)} in a stored document`);
-  }
 }
 
 /**

@@ -11,8 +11,10 @@ export interface CollectionEntry {
   database: string;
   name: string;
   options: Document;
-  /** The LMDB table of its documents, by record id. */
+  /** The LMDB table of its documents, by record id (of their heads, when large fields are kept apart). */
   table: string;
+  /** The LMDB table of the large fields kept apart from their documents (record-parts.ts), once there are any. */
+  apart?: string;
   indexes: IndexEntry[];
   /** Sum of its documents' BSON sizes (collStats `size`). */
   dataSize: number;
@@ -51,10 +53,14 @@ const CATALOG = 'catalog';
 /** The catalog's own record: the format and the counter naming new tables. */
 const META_KEY = '\u0000meta';
 /**
+ * 4: a document's large fields may be kept apart from it (record-parts.ts); format 3 is read as it is, its
+ * documents all whole, and marked 4 when opened (an earlier stand-in would misread a head);
  * 3: single-field 2dsphere indexes keep cells in a table of their own (format 2 kept none, and scanned);
  * 2: documents above `COMPRESSION` bytes stored LZ4-compressed (format 1 stored them as they came).
  */
-const FORMAT = 3;
+const FORMAT = 4;
+/** The earlier format read as it is. */
+const WHOLE_DOCUMENTS_FORMAT = 3;
 /**
  * Documents are LZ4-compressed by LMDB above this size, as MongoDB's storage engine compresses its
  * blocks: served JSON text and the words it repeats shrink to about half, which the data directory and
@@ -104,6 +110,11 @@ export class Storage {
       storage.write(() =>
         storage.catalog.putSync(META_KEY, Buffer.from(encodeDocument({ format: FORMAT, nextTable: 1 }))),
       );
+    } else if (decodeDocument(meta).format === WHOLE_DOCUMENTS_FORMAT) {
+      const earlier = decodeDocument(meta);
+      storage.write(() =>
+        storage.catalog.putSync(META_KEY, Buffer.from(encodeDocument({ ...earlier, format: FORMAT }))),
+      );
     } else if (decodeDocument(meta).format !== FORMAT) {
       const format = decodeDocument(meta).format as number;
       await env.close();
@@ -133,6 +144,7 @@ export class Storage {
   removeCollection(entry: CollectionEntry): void {
     this.catalog.removeSync(catalogKey(entry.database, entry.name));
     this.dropTable(entry.table);
+    if (entry.apart) this.dropTable(entry.apart);
     for (const index of entry.indexes) if (index.table) this.dropTable(index.table);
   }
 
