@@ -21,6 +21,12 @@ interface ServerCursor {
   next: IteratorResult<Document>;
   project: Projector;
   lastUsed: number;
+  /**
+   * Results read for the next batch while the client takes the last one (see readAhead), or what reading
+   * them threw, thrown by the next getMore.
+   */
+  ahead: Document[] | { failed: unknown } | null;
+  reading: NodeJS.Immediate | null;
 }
 
 export interface CursorReply {
@@ -54,12 +60,15 @@ export class CursorRegistry {
       next: docs.next(),
       project: options.project ?? ((doc) => doc),
       lastUsed: Date.now(),
+      ahead: null,
+      reading: null,
     };
     const firstBatch = takeBatch(cursor, options.batchSize ?? DEFAULT_FIRST_BATCH_SIZE);
     let id = 0n;
     if (!options.singleBatch && !cursor.next.done) {
       id = newCursorId();
       this.cursors.set(id, cursor);
+      if (options.batchSize) readAhead(cursor, options.batchSize);
     } else {
       release(cursor);
     }
@@ -71,8 +80,9 @@ export class CursorRegistry {
     if (!cursor || cursor.namespace !== namespace) throw cursorNotFound(id);
     cursor.lastUsed = Date.now();
     const nextBatch = takeBatch(cursor, batchSize ?? Number.MAX_SAFE_INTEGER);
-    const exhausted = cursor.next.done === true;
+    const exhausted = cursor.next.done === true && cursor.ahead === null;
     if (exhausted) this.cursors.delete(id);
+    else if (batchSize) readAhead(cursor, batchSize);
     return { cursor: { id: Long.fromBigInt(exhausted ? 0n : id), ns: namespace, nextBatch }, ok: 1 };
   }
 
@@ -105,9 +115,46 @@ export class CursorRegistry {
   }
 }
 
+/**
+ * Reads the cursor's next batch (of `batchSize`, as the last asked for: only a client that says how many
+ * it takes at a time has one read ahead) once the reply now being sent is written, so that the stand-in
+ * reads it while the client decodes and uses this one instead of waiting for its getMore: the two take
+ * turns otherwise, and a stream runs at the pace of both added up. One batch is read ahead at most, kept
+ * until the next getMore or the cursor's end; MongoDB's cursors give no view of the data as of each
+ * getMore either (documents changed meanwhile may be seen as they were or as they are).
+ */
+function readAhead(cursor: ServerCursor, batchSize: number): void {
+  if (cursor.next.done || cursor.ahead !== null || cursor.reading !== null) return;
+  cursor.reading = setImmediate(() => {
+    cursor.reading = null;
+    try {
+      cursor.ahead = readBatch(cursor, batchSize);
+    } catch (failed) {
+      cursor.ahead = { failed };
+    }
+  });
+}
+
+/** The cursor's next batch of `batchSize`: what was read ahead, as much of it as asked for, then read now. */
 function takeBatch(cursor: ServerCursor, batchSize: number): Document[] {
-  const batch: Document[] = [];
-  let bytes = 0;
+  if (cursor.reading !== null) {
+    clearImmediate(cursor.reading);
+    cursor.reading = null;
+  }
+  const ahead = cursor.ahead;
+  cursor.ahead = null;
+  if (ahead === null) return readBatch(cursor, batchSize);
+  if (!Array.isArray(ahead)) throw ahead.failed;
+  if (ahead.length >= batchSize) {
+    if (ahead.length > batchSize) cursor.ahead = ahead.slice(batchSize);
+    return ahead.slice(0, batchSize);
+  }
+  return readBatch(cursor, batchSize, ahead);
+}
+
+/** Results read to fill `batch` up to `batchSize`, within the reply's size limit. */
+function readBatch(cursor: ServerCursor, batchSize: number, batch: Document[] = []): Document[] {
+  let bytes = batch.reduce((sum, doc) => sum + encodingOf(doc).length, 0);
   while (batch.length < batchSize && !cursor.next.done) {
     const doc = cursor.project(cursor.next.value);
     const size = encodingOf(doc).length;
@@ -121,6 +168,8 @@ function takeBatch(cursor: ServerCursor, batchSize: number): Document[] {
 
 /** Ends a cursor's reading (a storage walk left part-way holds a read position until then). */
 function release(cursor: ServerCursor): void {
+  if (cursor.reading !== null) clearImmediate(cursor.reading);
+  cursor.ahead = null;
   cursor.docs.return?.();
 }
 

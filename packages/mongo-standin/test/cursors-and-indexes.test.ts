@@ -32,6 +32,35 @@ describe('server-side cursors', () => {
     expect(await coll.find().batchSize(7).toArray()).toHaveLength(250);
   });
 
+  it('gives each result once, in order, as many as asked for each time, though it reads the next batch ahead', async () => {
+    const coll = h.client.db('cur').collection('ahead');
+    await coll.insertMany(Array.from({ length: 400 }, (_, i) => ({ i })));
+    const db = h.client.db('cur');
+    const numbers = (batch: { i: number }[]) => batch.map(({ i }) => i);
+    const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
+    const first = await db.command({ find: 'ahead', batchSize: 100, sort: { i: 1 } });
+    expect(numbers(first.cursor.firstBatch)).toEqual(range(0, 100));
+    const id = first.cursor.id as Long;
+    const getMore = async (batchSize: number) =>
+      (await db.command({ getMore: id, collection: 'ahead', batchSize })).cursor;
+    // Fewer than were read ahead (100 to 199), then more.
+    expect(numbers((await getMore(30)).nextBatch)).toEqual(range(100, 130));
+    const fourth = await getMore(200);
+    expect(numbers(fourth.nextBatch)).toEqual(range(130, 330));
+    expect(Number(fourth.id)).not.toBe(0);
+    const last = await getMore(200);
+    expect(numbers(last.nextBatch)).toEqual(range(330, 400));
+    expect(Number(last.id)).toBe(0);
+    expect(
+      numbers(
+        (await coll
+          .find({}, { sort: { i: 1 } })
+          .batchSize(64)
+          .toArray()) as never,
+      ),
+    ).toEqual(range(0, 400));
+  });
+
   it('kills cursors', async () => {
     const db = h.client.db('cur');
     const first = await db.command({ find: 'many', batchSize: 2 });

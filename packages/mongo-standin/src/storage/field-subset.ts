@@ -1,5 +1,5 @@
 import { isPlainObject } from '../bson-values.ts';
-import { asBuffer, documentOf, elementEnd, KEPT_APART, nameEnd } from './bson-elements.ts';
+import { asBuffer, elementEnd, KEPT_APART, nameEnd } from './bson-elements.ts';
 
 /**
  * The BSON bytes of a stored document's top-level fields named in each of `sets`, in their order: a stored
@@ -14,7 +14,9 @@ export function fieldSubsets(
 ): Buffer[] {
   const source = asBuffer(stored);
   const wanted = sets.map(encodedNames);
-  const kept = sets.map((): Buffer[] => []);
+  // Each set's elements as [start, end) pairs: of the head, or of the fields apart for a start below 0
+  // (at -1 - start). Offsets, not views: a view is an object to make and collect, several per read.
+  const kept = sets.map((): number[] => []);
   const large = new ApartElements(apart);
   let position = 4;
   while (source[position] !== 0) {
@@ -22,22 +24,49 @@ export function fieldSubsets(
     const end = nameEnd(source, start);
     position = elementEnd(source, start, end);
     const keptApart = source[start] === KEPT_APART;
-    let element: Buffer | undefined;
     for (let set = 0; set < wanted.length; set++) {
       // Names are compared as bytes, never decoded: most of a document's fields are not wanted.
-      const sameLength = wanted[set]!.get(end - start - 1);
-      if (!sameLength?.some((name) => source.compare(name, 0, name.length, start + 1, end) === 0)) continue;
-      element ??= keptApart ? large.current() : source.subarray(start, position);
-      kept[set]!.push(element);
+      if (!isNamed(wanted[set]!.get(end - start - 1), source, start + 1)) continue;
+      if (keptApart) kept[set]!.push(-1 - large.start(), large.end());
+      else kept[set]!.push(start, position);
     }
     if (keptApart) large.pass();
   }
-  return kept.map((elements) => documentOf(elements));
+  return kept.map((ranges) => cut(source, large.bytes, ranges));
+}
+
+/** Whether one of `names` (all of one length) is the name at `at`. */
+function isNamed(names: Buffer[] | undefined, source: Buffer, at: number): boolean {
+  if (names === undefined) return false;
+  for (const name of names) {
+    let same = true;
+    for (let i = 0; same && i < name.length; i++) same = name[i] === source[at + i];
+    if (same) return true;
+  }
+  return false;
+}
+
+/** A BSON document of the elements at `ranges` (see fieldSubsets). */
+function cut(head: Buffer, apart: Buffer | null, ranges: readonly number[]): Buffer {
+  let size = 5;
+  for (let i = 0; i < ranges.length; i += 2) size += ranges[i + 1]! - Math.max(ranges[i]!, -1 - ranges[i]!);
+  const bytes = Buffer.allocUnsafe(size);
+  bytes.writeInt32LE(size, 0);
+  let offset = 4;
+  for (let i = 0; i < ranges.length; i += 2) {
+    const start = ranges[i]!;
+    offset +=
+      start < 0
+        ? apart!.copy(bytes, offset, -1 - start, ranges[i + 1])
+        : head.copy(bytes, offset, start, ranges[i + 1]);
+  }
+  bytes[offset] = 0;
+  return bytes;
 }
 
 /** The fields kept apart from a head, in their order, read once the first of them is wanted. */
 class ApartElements {
-  private bytes: Buffer | null = null;
+  bytes: Buffer | null = null;
   /** Placeholders passed in the head, and elements passed here. */
   private passed = 0;
   private reached = 0;
@@ -45,13 +74,18 @@ class ApartElements {
 
   constructor(private readonly read: (() => Uint8Array) | undefined) {}
 
-  /** The element of the placeholder the head's walk is at. */
-  current(): Buffer {
+  /** Where the element of the placeholder the head's walk is at starts. */
+  start(): number {
     if (!this.read) throw new Error('a field kept apart was read from its head alone');
     const bytes = (this.bytes ??= asBuffer(this.read()));
     for (; this.reached < this.passed; this.reached++)
       this.position = elementEnd(bytes, this.position, nameEnd(bytes, this.position));
-    return bytes.subarray(this.position, elementEnd(bytes, this.position, nameEnd(bytes, this.position)));
+    return this.position;
+  }
+
+  /** Where it ends (after start()). */
+  end(): number {
+    return elementEnd(this.bytes!, this.position, nameEnd(this.bytes!, this.position));
   }
 
   pass(): void {
