@@ -13,6 +13,24 @@ export function storedBytes(value: Binary): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, value.position);
 }
 
+/** BSON's type byte for binary data. */
+const BSON_BINARY = 0x05;
+
+/**
+ * The bytes of the served form in a document read undecoded (the driver's `raw`) with a projection of
+ * that one field (`{_id: 0, _item: 1}`): a view of the reply, no copy. A stream or a page sends nothing
+ * else of the document, and the driver's decoding of each was half the app's work per list item.
+ */
+export function soleStoredBytes(document: Uint8Array, field: '_json' | '_item'): Buffer {
+  const raw = Buffer.from(document.buffer, document.byteOffset, document.byteLength);
+  const nameEnd = 5 + field.length;
+  if (raw[4] !== BSON_BINARY || raw[nameEnd] !== 0 || raw.toString('latin1', 5, nameEnd) !== field)
+    throw new Error(`a document read for its ${field} alone holds something else`);
+  const length = raw.readInt32LE(nameEnd + 1);
+  // The length, then the binary subtype, then the bytes.
+  return raw.subarray(nameEnd + 6, nameEnd + 6 + length);
+}
+
 /**
  * Whether a root's documents keep the whole record as served (`_json`). Organizations do not: their
  * `services` are joined when they are read (ids, or full services with `full_service=true`).

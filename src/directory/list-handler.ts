@@ -9,7 +9,7 @@ import { parseListParameters } from './list-params.ts';
 import { attachServices, withServices } from './organization-services.ts';
 import { geoNearStage, inOrderOf, nearestPage } from './nearest-page.ts';
 import { fullProjection } from '../db/served-fields.ts';
-import { servedBytes, storedBytes, storesWholeRecord } from '../db/served-bytes.ts';
+import { servedBytes, soleStoredBytes, storedBytes, storesWholeRecord } from '../db/served-bytes.ts';
 import { isJsonObject } from '../json.ts';
 import { ownForm, splicedRecords, type SplicedForm } from '../db/spliced-service.ts';
 import { readAhead } from '../db/read-ahead.ts';
@@ -93,21 +93,27 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
     const batchSize = field === '_json' ? STREAM_BATCH.full : STREAM_BATCH.item;
     const splicing = endpoint.entity === 'service_at_location';
     const served = splicing ? { _id: 0, ...ownForm(field) } : { _id: 0, [field]: 1 };
+    // A stored form alone is read undecoded: its bytes are all that is sent.
+    const raw = !splicing;
     const forms = (cursor: AsyncIterable<Document>) =>
-      splicing ? splicedForms(context.db, cursor, field, batchSize) : storedForms(field, cursor);
+      splicing ? splicedForms(context.db, cursor, field, batchSize) : rawForms(field, cursor);
     if (parameters.format === 'ndjson') {
-      return await sendNdjson(ctx, forms(readAhead(open(context, endpoint, query, served, { batchSize }))));
+      const cursor = open(context, endpoint, query, served, { batchSize, raw });
+      return await sendNdjson(ctx, forms(readAhead(cursor)));
     }
     const skip = (page - 1) * perPage;
     if (query.near) {
       const nearest = await nearestPage(collection, query.near, query.filter, skip, perPage);
-      const items = await collect(forms(inOrderOf(collection, nearest.ids, served)));
+      const documents = inOrderOf(collection, nearest.ids, served);
+      const items = await collect(
+        splicing ? splicedForms(context.db, documents, field, batchSize) : storedForms(field, documents),
+      );
       sendPage(ctx, pageHeader(nearest.total, page, perPage, items.length), items);
       return;
     }
     const [total, items] = await Promise.all([
       count(),
-      collect(forms(open(context, endpoint, query, served, { skip, limit: perPage }))),
+      collect(forms(open(context, endpoint, query, served, { skip, limit: perPage, raw }))),
     ]);
     sendPage(ctx, pageHeader(total, page, perPage, items.length), items);
   };
@@ -119,6 +125,10 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
  */
 const storedForms = (field: '_json' | '_item', cursor: AsyncIterable<Document>) =>
   mapped(cursor, (document) => new SerializedJson(storedBytes(document[field])));
+
+/** The same, of documents read undecoded (`raw`), which the driver gives as their bytes. */
+const rawForms = (field: '_json' | '_item', cursor: AsyncIterable<Document>) =>
+  mapped(cursor, (document) => new SerializedJson(soleStoredBytes(document as Uint8Array, field)));
 
 /** Services at location: a batch at a time, each batch's services read with one query and spliced in. */
 async function* splicedForms(
@@ -152,11 +162,15 @@ function sendPage(ctx: Context, header: PageHeader, items: SerializedJson[]): vo
   ctx.body = body;
 }
 
-/** A page (`skip`, `limit`) or a stream of every match (`batchSize`, see STREAM_BATCH). */
+/**
+ * A page (`skip`, `limit`) or a stream of every match (`batchSize`, see STREAM_BATCH); `raw`: the
+ * documents undecoded, as BSON bytes.
+ */
 interface Range {
   skip?: number;
   limit?: number;
   batchSize?: number;
+  raw?: boolean;
 }
 
 function open(
@@ -164,11 +178,11 @@ function open(
   endpoint: Endpoint,
   query: ListQuery,
   projection: Document,
-  { skip = 0, limit = 0, batchSize }: Range,
+  { skip = 0, limit = 0, batchSize, raw = false }: Range,
 ): FindCursor<Document> | AggregationCursor<Document> {
   const collection = db.collection(endpoint.collection);
   if (!query.near) {
-    const cursor = collection.find(query.filter, { projection, batchSize }).sort(ORDER).skip(skip);
+    const cursor = collection.find(query.filter, { projection, batchSize, raw }).sort(ORDER).skip(skip);
     return limit > 0 ? cursor.limit(limit) : cursor;
   }
   // A stream keeps $geoNear's order, nearest first, unblocked by a sort; pages are read by nearest-page.ts.
@@ -178,7 +192,7 @@ function open(
     // An inclusion projection leaves the distance out by itself; an exclusion one must name it.
     { $project: Object.values(projection).includes(1) ? projection : { ...projection, _distance: 0 } },
   ];
-  return collection.aggregate(pipeline, { batchSize });
+  return collection.aggregate(pipeline, { batchSize, raw });
 }
 
 /**
