@@ -108,6 +108,11 @@ describe('ranges and sorted pages among index candidates', () => {
         const filter = make();
         const total = await scanned.countDocuments(filter);
         expect(await indexed.countDocuments(filter)).toBe(total);
+        // A count with a limit reads no further than it: the same number as counting everything would give.
+        const part = { skip: rand.pick([0, 2, total]), limit: rand.pick([1, 7, 5_000]) };
+        const partCount = Math.min(Math.max(0, total - part.skip), part.limit);
+        expect(await scanned.countDocuments(filter, part)).toBe(partCount);
+        expect(await indexed.countDocuments(filter, part)).toBe(partCount);
         const skip = rand.pick([0, 0, rand.int(Math.max(1, total)), Math.max(0, total - 3)]);
         const limit = rand.pick([0, 1, 50]);
         expect(await ids(indexed, filter, skip, limit)).toEqual(await ids(scanned, filter, skip, limit));
@@ -117,6 +122,10 @@ describe('ranges and sorted pages among index candidates', () => {
     }
     expect(pages).toBe(12 * filters.length);
     expect(matched).toBeGreaterThan(10_000);
+    const all = await scanned.estimatedDocumentCount();
+    expect(await scanned.countDocuments({})).toBe(all);
+    expect(await scanned.countDocuments({}, { limit: 1 })).toBe(1);
+    expect(await scanned.countDocuments({}, { skip: all - 2, limit: 5 })).toBe(2);
   });
 
   it('give what is stored, asked again around writes: one in the range, one refused, one moved out', async () => {

@@ -48,11 +48,14 @@ function pipelineInput(
     const matches = database.compileFilter(first.$match);
     const rest = pipeline.slice(1);
     // A count (countDocuments: `$match`, then `$group` summing constants) reads only what the filter does,
-    // and nothing when an index holds just the matches.
+    // and nothing when an index holds just the matches, or when there is no condition; and no more
+    // matches than its first `$limit` lets through (`countDocuments(filter, {limit: 1})`).
     const counting = countsOnly(rest);
     const candidates = collection.candidates(first.$match, counting ? countFields(first.$match) : null);
-    if (counting && candidates.exact && candidates.ids) return counted(candidates.ids.size, rest);
-    return { docs: selected(candidates.docs, matches, readsOnly(rest)), rest };
+    if (!counting) return { docs: selected(candidates.docs, matches, readsOnly(rest)), rest };
+    if (candidates.exact && candidates.ids) return counted(candidates.ids.size, rest);
+    if (Object.keys(first.$match).length === 0) return counted(collection.size, rest);
+    return counted(countMatches(candidates.docs, matches, matchesCounted(rest)), rest);
   }
   return { docs: selected(collection.all(), () => true, readsOnly(pipeline)), rest: pipeline };
 }
@@ -77,6 +80,27 @@ function counted(count: number, pipeline: Document[]): { docs: Iterable<Document
     } else return { docs: placeholders(left), rest: pipeline.slice(at) };
   }
   return { docs: placeholders(left), rest: [] };
+}
+
+/**
+ * How many matches a counting pipeline tells apart: up to its first `$limit`, after the `$skip`s before
+ * it; reading more would not change its result.
+ */
+function matchesCounted(pipeline: Document[]): number {
+  let skipped = 0;
+  for (const stage of pipeline) {
+    if ('$skip' in stage && isCount(stage.$skip)) skipped += stage.$skip;
+    else if ('$limit' in stage && isCount(stage.$limit) && stage.$limit > 0) return skipped + stage.$limit;
+    else break;
+  }
+  return Infinity;
+}
+
+/** The documents that match, counted up to `most`. */
+function countMatches(docs: Iterable<Document>, matches: (doc: Document) => boolean, most: number): number {
+  let count = 0;
+  for (const doc of docs) if (matches(doc) && ++count >= most) break;
+  return count;
 }
 
 /** Empty documents standing for `count` matches, for a pipeline that only counts them. */
