@@ -8,6 +8,11 @@ import { MAX_BSON_OBJECT_SIZE } from './limits.ts';
 const MAX_BATCH_BYTES = MAX_BSON_OBJECT_SIZE - 64 * 1024;
 /** First batches hold 101 documents unless the client asks otherwise (find and aggregate alike). */
 export const DEFAULT_FIRST_BATCH_SIZE = 101;
+/**
+ * At most this much is read ahead for a cursor (see readAhead): what a client that walks away without
+ * closing its cursor leaves held until the idle timeout. The app's batches are about a megabyte.
+ */
+const READ_AHEAD_BYTES = 4 * 1024 * 1024;
 /** cursorTimeoutMillis default of mongod. */
 const IDLE_TIMEOUT_MS = 10 * 60 * 1000;
 
@@ -79,7 +84,14 @@ export class CursorRegistry {
     const cursor = this.cursors.get(id);
     if (!cursor || cursor.namespace !== namespace) throw cursorNotFound(id);
     cursor.lastUsed = Date.now();
-    const nextBatch = takeBatch(cursor, batchSize ?? Number.MAX_SAFE_INTEGER);
+    let nextBatch: Document[];
+    try {
+      nextBatch = takeBatch(cursor, batchSize ?? Number.MAX_SAFE_INTEGER);
+    } catch (error) {
+      // As MongoDB's: a cursor whose getMore fails is gone.
+      this.remove(id);
+      throw error;
+    }
     const exhausted = cursor.next.done === true && cursor.ahead === null;
     if (exhausted) this.cursors.delete(id);
     else if (batchSize) readAhead(cursor, batchSize);
@@ -91,6 +103,17 @@ export class CursorRegistry {
     const notFound: bigint[] = [];
     for (const id of ids) (this.remove(id) ? killed : notFound).push(id);
     return { killed, notFound };
+  }
+
+  /**
+   * Ends the cursors reading a collection (`namespace`, `db.collection`) or any collection of a database
+   * (`db.`), before it or its indexes are dropped: a dropped table must not be read again, by a getMore or
+   * a read ahead (LMDB would read freed pages). Their getMore then fails with CursorNotFound.
+   */
+  killReading(namespace: string): void {
+    for (const [id, cursor] of this.cursors)
+      if (namespace.endsWith('.') ? cursor.namespace.startsWith(namespace) : cursor.namespace === namespace)
+        this.remove(id);
   }
 
   get openCount(): number {
@@ -119,16 +142,18 @@ export class CursorRegistry {
  * Reads the cursor's next batch (of `batchSize`, as the last asked for: only a client that says how many
  * it takes at a time has one read ahead) once the reply now being sent is written, so that the stand-in
  * reads it while the client decodes and uses this one instead of waiting for its getMore: the two take
- * turns otherwise, and a stream runs at the pace of both added up. One batch is read ahead at most, kept
- * until the next getMore or the cursor's end; MongoDB's cursors give no view of the data as of each
- * getMore either (documents changed meanwhile may be seen as they were or as they are).
+ * turns otherwise, and a stream runs at the pace of both added up. One batch is read ahead at most (up to
+ * READ_AHEAD_BYTES), kept until the next getMore or the cursor's end. Its documents are as they were when
+ * it was read: a document changed or deleted before the getMore is given as it was, where mongod reads it
+ * at the getMore, unless its plan had read it earlier (a blocking sort reads everything at the first batch:
+ * MongoDB's cursors are not isolated, and promise no view of the data as of each getMore).
  */
 function readAhead(cursor: ServerCursor, batchSize: number): void {
   if (cursor.next.done || cursor.ahead !== null || cursor.reading !== null) return;
   cursor.reading = setImmediate(() => {
     cursor.reading = null;
     try {
-      cursor.ahead = readBatch(cursor, batchSize);
+      cursor.ahead = readBatch(cursor, batchSize, [], READ_AHEAD_BYTES);
     } catch (failed) {
       cursor.ahead = { failed };
     }
@@ -152,13 +177,18 @@ function takeBatch(cursor: ServerCursor, batchSize: number): Document[] {
   return readBatch(cursor, batchSize, ahead);
 }
 
-/** Results read to fill `batch` up to `batchSize`, within the reply's size limit. */
-function readBatch(cursor: ServerCursor, batchSize: number, batch: Document[] = []): Document[] {
+/** Results read to fill `batch` up to `batchSize`, within `maxBytes` (the reply's size limit). */
+function readBatch(
+  cursor: ServerCursor,
+  batchSize: number,
+  batch: Document[] = [],
+  maxBytes = MAX_BATCH_BYTES,
+): Document[] {
   let bytes = batch.reduce((sum, doc) => sum + encodingOf(doc).length, 0);
   while (batch.length < batchSize && !cursor.next.done) {
     const doc = cursor.project(cursor.next.value);
     const size = encodingOf(doc).length;
-    if (batch.length > 0 && bytes + size > MAX_BATCH_BYTES) break;
+    if (batch.length > 0 && bytes + size > maxBytes) break;
     batch.push(doc);
     bytes += size;
     cursor.next = cursor.docs.next();

@@ -61,6 +61,52 @@ describe('server-side cursors', () => {
     ).toEqual(range(0, 400));
   });
 
+  it('ends the cursors reading a collection dropped, or its indexes, or its database: their getMore fails, the server goes on', async () => {
+    const db = h.client.db('dropped');
+    const large = 'x'.repeat(5_000);
+    const fill = async (name: string) => {
+      await db.collection(name).drop();
+      await db.collection(name).createIndex({ i: 1 });
+      await db.collection(name).insertMany(Array.from({ length: 50 }, (_, i) => ({ i, large })));
+    };
+    const cursorOn = async (name: string) =>
+      (await db.command({ find: name, batchSize: 5, sort: { i: 1 } })).cursor.id as Long;
+    for (const dropping of [
+      () => db.collection('one').drop(),
+      () => db.collection('one').dropIndexes(),
+      () => db.dropDatabase(),
+    ]) {
+      await fill('one');
+      const id = await cursorOn('one');
+      await dropping();
+      await expect(db.command({ getMore: id, collection: 'one', batchSize: 5 })).rejects.toMatchObject({
+        code: 43,
+      });
+      await fill('one');
+      expect(await db.collection('one').countDocuments()).toBe(50);
+    }
+  });
+
+  it('gives a cursor opened before a failed write the large fields of documents written after it', async () => {
+    const db = h.client.db('reloaded');
+    const coll = db.collection<{ _id: number; i: number; large?: string }>('docs');
+    await coll.insertMany(Array.from({ length: 20 }, (_, i) => ({ _id: i, i })));
+    const first = await db.command({ find: 'docs', batchSize: 5, sort: { _id: 1 } });
+    // A write refused as a whole: the database reads its collections again from the catalog.
+    await coll.insertOne({ _id: 100, i: 1 });
+    await expect(coll.createIndex({ i: 1 }, { unique: true })).rejects.toMatchObject({ code: 11000 });
+    const large = 'y'.repeat(6_000);
+    await coll.insertOne({ _id: 50, i: 50, large });
+    const rest: { _id: number; large?: string }[] = [];
+    let id = first.cursor.id as Long;
+    while (Number(id) !== 0) {
+      const next = await db.command({ getMore: id, collection: 'docs', batchSize: 5 });
+      rest.push(...next.cursor.nextBatch);
+      id = next.cursor.id as Long;
+    }
+    expect(rest.find((doc) => doc._id === 50)?.large).toBe(large);
+  });
+
   it('kills cursors', async () => {
     const db = h.client.db('cur');
     const first = await db.command({ find: 'many', batchSize: 2 });

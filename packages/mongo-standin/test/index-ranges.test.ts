@@ -135,6 +135,8 @@ describe('ranges and sorted pages among index candidates', () => {
       // A page and its total, as a list asks them: the second walk of one range.
       expect(await indexed.countDocuments(filter)).toBe(total);
       expect(await ids(indexed, filter, 10, 50)).toEqual(await ids(scanned, filter, 10, 50));
+      // Every match in order: the id index's walk, kept between writes, must show each write.
+      expect(await ids(indexed, filter, 0, 0)).toEqual(await ids(scanned, filter, 0, 0));
       const part = { skip: 5, limit: 20 };
       expect(await indexed.countDocuments(filter, part)).toBe(await scanned.countDocuments(filter, part));
       const groups = (collection: Collection<Row>, match: Document) =>

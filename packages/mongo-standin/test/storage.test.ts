@@ -152,26 +152,41 @@ describe('a data directory', () => {
     const dataDir = await makeDataDir();
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
     let harness = await startHarness(dataDir);
-    const doc = { _id: 1, text: 'word '.repeat(2000) };
+    const doc = { _id: 1, text: 'word '.repeat(2000), small: 2 };
     await harness.client.db('old').collection<typeof doc>('docs').insertOne(doc);
     await harness.stop();
-    const meta = () => {
-      const env = open({ path: dataDir, maxDbs: 16 });
-      const catalog = env.openDB({ name: 'catalog', encoding: 'binary' });
-      return { env, catalog, meta: BSON.deserialize(catalog.getBinary('\u0000meta')!) };
-    };
-    const written = meta();
-    written.catalog.putSync('\u0000meta', Buffer.from(BSON.serialize({ ...written.meta, format: 3 })));
-    await written.env.close();
+    // As format 3 stored it: the whole document under its record id, no table of fields kept apart.
+    const env = open({ path: dataDir, maxDbs: 10_000 });
+    const catalog = env.openDB({ name: 'catalog', encoding: 'binary' });
+    const entryKey = 'old\u0000docs';
+    const { apart, ...entry } = BSON.deserialize(catalog.getBinary(entryKey)!);
+    expect(apart).toBe(true);
+    env
+      .openDB({ name: entry.table, encoding: 'binary', compression: { threshold: 200 } })
+      .putSync(1, Buffer.from(BSON.serialize(doc)));
+    env.openDB({ name: `${entry.table}a` }).dropSync();
+    catalog.putSync(entryKey, Buffer.from(BSON.serialize(entry)));
+    const meta = BSON.deserialize(catalog.getBinary('\u0000meta')!);
+    catalog.putSync('\u0000meta', Buffer.from(BSON.serialize({ ...meta, format: 3 })));
+    await env.close();
+
     harness = await startHarness(dataDir);
     try {
-      expect(await harness.client.db('old').collection('docs').find().toArray()).toEqual([doc]);
+      const docs = harness.client.db('old').collection<typeof doc>('docs');
+      expect(await docs.find().toArray()).toEqual([doc]);
+      expect(await docs.find({}, { projection: { small: 1 } }).toArray()).toEqual([{ _id: 1, small: 2 }]);
+      // Written again, it is split, and reads the same.
+      await docs.updateOne({ _id: 1 }, { $set: { small: 3 } });
+      expect(await docs.findOne({ _id: 1 })).toEqual({ ...doc, small: 3 });
     } finally {
       await harness.stop();
     }
-    const reopened = meta();
-    expect(reopened.meta.format).toBe(4);
-    await reopened.env.close();
+    const reopened = open({ path: dataDir, maxDbs: 10_000 });
+    const marked = BSON.deserialize(
+      reopened.openDB({ name: 'catalog', encoding: 'binary' }).getBinary('\u0000meta')!,
+    );
+    expect(marked.format).toBe(4);
+    await reopened.close();
   });
 
   it('written by a later format of the storage is refused, and left as it was', async () => {

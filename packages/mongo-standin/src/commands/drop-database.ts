@@ -4,7 +4,8 @@ export const dropDatabase: DatabaseCommand = {
   names: ['dropDatabase'],
   scope: 'database',
   writes: true,
-  run(_request, database) {
+  run(_request, database, { cursors }) {
+    cursors.killReading(`${database.name}.`);
     database.dropAll();
     return { dropped: database.name, ok: 1 };
   },

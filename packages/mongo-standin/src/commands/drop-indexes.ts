@@ -7,7 +7,7 @@ export const dropIndexes: DatabaseCommand = {
   names: ['dropIndexes', 'deleteIndexes'],
   scope: 'database',
   writes: true,
-  run({ body }, database) {
+  run({ body }, database, { cursors }) {
     const name = targetCollection(body);
     const collection = database.collection(name);
     if (!collection) throw namespaceNotFound(`ns not found ${database.name}.${name}`);
@@ -30,6 +30,8 @@ export const dropIndexes: DatabaseCommand = {
     if (names.includes(ID_INDEX_SPEC.name)) throw invalidOptions('cannot drop _id index');
     for (const index of names)
       if (!collection.hasIndex(index)) throw indexNotFound(`index not found with name [${index}]`);
+    // The collection's cursors may walk a dropped index (MongoDB ends those; the stand-in ends them all).
+    cursors.killReading(`${database.name}.${name}`);
     for (const index of names) collection.dropIndex(index);
     return { nIndexesWas, ok: 1 };
   },

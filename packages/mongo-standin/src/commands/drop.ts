@@ -5,9 +5,10 @@ export const drop: DatabaseCommand = {
   names: ['drop'],
   scope: 'database',
   writes: true,
-  run({ body }, database) {
+  run({ body }, database, { cursors }) {
     const name = targetCollection(body);
     const nIndexesWas = database.collection(name)?.indexSpecs.length;
+    cursors.killReading(`${database.name}.${name}`);
     if (!database.dropCollection(name)) return { ok: 1 };
     return { nIndexesWas, ns: `${database.name}.${name}`, ok: 1 };
   },

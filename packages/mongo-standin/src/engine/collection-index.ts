@@ -12,6 +12,8 @@ export type DocumentPredicate = (doc: Document) => boolean;
 /** Range walks an index keeps between writes, and the most ids one may hold to be kept. */
 const MAX_WALKS_KEPT = 4;
 const MAX_IDS_KEPT = 100_000;
+/** The key of a walk of the whole index, which no range's key is. */
+const WHOLE_INDEX = '';
 
 /** A range condition's bounds, of one type (see `Collection`'s planner). */
 export interface RangeBounds {
@@ -147,6 +149,29 @@ export class CollectionIndex {
       yield recordIdOf(key);
   }
 
+  /**
+   * Record ids in key order, as `idsInOrder` gives them. A walk that reaches the index's end is kept until
+   * the next write (see `walked`), when short enough: sorted pages among many candidates, each request a
+   * different filter, then pass over the ids in memory rather than walk LMDB. A walk stopped early (a page
+   * near the start) is not kept, and costs no more than it did.
+   */
+  *keptIdsInOrder(direction: 1 | -1): Generator<number> {
+    const kept = this.keptWalk(WHOLE_INDEX);
+    if (kept) {
+      if (direction === 1) yield* kept;
+      else for (let at = kept.length - 1; at >= 0; at--) yield kept[at]!;
+      return;
+    }
+    const generation = this.generation();
+    const walk: number[] = [];
+    for (const id of this.idsInOrder(direction)) {
+      if (walk.length <= MAX_IDS_KEPT) walk.push(id);
+      yield id;
+    }
+    if (direction === -1) walk.reverse();
+    this.keepWalk(WHOLE_INDEX, walk, generation);
+  }
+
   /** Record ids of documents whose single-field key equals `value` (a superset when the key is cut). */
   lookup(value: unknown): number[] {
     return this.lookupExactly(value).ids;
@@ -197,20 +222,33 @@ export class CollectionIndex {
    * are kept; none is while a write runs (it would see what the write may yet abort).
    */
   private walked(start: Buffer, end: Buffer): readonly number[] {
+    const key = `${start.length}:${start.toString('latin1')}${end.toString('latin1')}`;
+    const kept = this.keptWalk(key);
+    if (kept) return kept;
     const generation = this.generation();
-    if (generation % 2 === 1) return this.idsBetween(start, end);
+    const ids = this.idsBetween(start, end);
+    this.keepWalk(key, ids, generation);
+    return ids;
+  }
+
+  /** A walk kept since the last write, if any. */
+  private keptWalk(key: string): readonly number[] | undefined {
+    const generation = this.generation();
     if (generation !== this.walksGeneration) {
       this.walks.clear();
       this.walksGeneration = generation;
     }
-    const key = `${start.length}:${start.toString('latin1')}${end.toString('latin1')}`;
-    const kept = this.walks.get(key);
-    if (kept) return kept;
-    const ids = this.idsBetween(start, end);
-    if (ids.length > MAX_IDS_KEPT) return ids;
+    return this.walks.get(key);
+  }
+
+  /**
+   * Keeps a walk made at `generation` when nothing was written since (and none is being written: it would
+   * see what the write may yet abort), and it is not too long.
+   */
+  private keepWalk(key: string, ids: readonly number[], generation: number): void {
+    if (generation % 2 === 1 || generation !== this.generation() || ids.length > MAX_IDS_KEPT) return;
     if (this.walks.size >= MAX_WALKS_KEPT) this.walks.delete(this.walks.keys().next().value!);
     this.walks.set(key, ids);
-    return ids;
   }
 
   protected idsUnder(key: Buffer): number[] {

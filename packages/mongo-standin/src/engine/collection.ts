@@ -2,10 +2,11 @@ import type { Document } from 'bson';
 import { compareValues, numericValue, typeRank, TypeRank } from '../compare.ts';
 import { decodeDocument, isPlainObject } from '../bson-values.ts';
 import { bytesOnly, encodingOf, rememberEncoding } from '../document-encoding.ts';
-import { badValue, indexNotFound, locationError, type DuplicateKeyError } from '../errors.ts';
+import { badValue, indexNotFound, internalError, locationError, type DuplicateKeyError } from '../errors.ts';
 import { validateGeoKeys } from '../geo/index.ts';
 import type { DocumentPredicate } from '../query/filter.ts';
 import {
+  apartTableOf,
   tableBytes,
   type CollectionEntry,
   type DocumentTable,
@@ -63,8 +64,6 @@ const recordIds = new WeakMap<Document, number>();
  */
 export class Collection {
   private readonly docs: DocumentTable;
-  /** The large fields kept apart from their documents (record-parts.ts); null until there are any. */
-  private apart: DocumentTable | null;
   private readonly indexes = new Map<string, CollectionIndex>();
   private nextRecordId: number;
 
@@ -73,7 +72,6 @@ export class Collection {
     private readonly host: CollectionHost,
   ) {
     this.docs = host.storage.documents(entry.table);
-    this.apart = entry.apart ? host.storage.documents(entry.apart) : null;
     for (const index of entry.indexes) this.indexes.set(index.spec.name, this.openIndex(index));
     const [last] = this.docs.getKeys({ reverse: true, limit: 1 });
     this.nextRecordId = (last ?? 0) + 1;
@@ -128,25 +126,34 @@ export class Collection {
    */
   private decoded(id: number, stored: Buffer, fields: Fields): Document {
     if (!isHead(stored)) return decodeRecord(id, stored, fields);
-    if (fields) return decodeRecord(id, stored, fields, () => this.apart!.getBinaryFast(id)!);
-    return decodeRecord(id, joinRecord(stored, this.apart!.getBinary(id)!), null);
+    const apart = this.apartTable();
+    if (fields) return decodeRecord(id, stored, fields, () => this.apartOf(apart.getBinaryFast(id), id));
+    return decodeRecord(id, joinRecord(stored, this.apartOf(apart.getBinary(id), id)), null);
+  }
+
+  private apartOf(bytes: Buffer | undefined, id: number): Buffer {
+    if (bytes === undefined)
+      throw internalError(`the fields kept apart from record ${id} of ${this.namespace} are missing`);
+    return bytes;
   }
 
   /** Within a write: stores a document's bytes under its record id, its large fields kept apart. */
   private store(id: number, bytes: Uint8Array): void {
     const { head, apart } = splitRecord(bytes);
     this.docs.putSync(id, head);
-    if (apart) this.apartTable().putSync(id, apart);
-    else this.apart?.removeSync(id);
+    if (apart) {
+      if (!this.entry.apart) {
+        this.entry.apart = true;
+        this.host.changed(this);
+      }
+      this.apartTable().putSync(id, apart);
+    } else if (this.entry.apart) {
+      this.apartTable().removeSync(id);
+    }
   }
 
   private apartTable(): DocumentTable {
-    if (!this.apart) {
-      this.entry.apart = this.host.storage.newTableName('c');
-      this.apart = this.host.storage.documents(this.entry.apart);
-      this.host.changed(this);
-    }
-    return this.apart;
+    return this.host.storage.documents(apartTableOf(this.entry.table));
   }
 
   private *readAll(ids: Iterable<number>, fields: Fields): Generator<Document> {
@@ -202,7 +209,7 @@ export class Collection {
     const id = this.recordIdOf(doc);
     for (const index of this.indexes.values()) index.remove(doc, id);
     this.docs.removeSync(id);
-    this.apart?.removeSync(id);
+    if (this.entry.apart) this.apartTable().removeSync(id);
     this.entry.dataSize -= encodingOf(doc).length;
     this.host.changed(this);
   }
@@ -276,7 +283,7 @@ export class Collection {
   /** Bytes of the documents' tables. */
   get storageSize(): number {
     const { table, apart } = this.entry;
-    return [table, ...(apart ? [apart] : [])].reduce(
+    return [table, ...(apart ? [apartTableOf(table)] : [])].reduce(
       (sum, name) => sum + tableBytes(this.host.storage.tableStats(name)),
       0,
     );
@@ -369,7 +376,7 @@ export class Collection {
   *idsInSortOrder(sort: Record<string, 1 | -1>, ids: ReadonlySet<number>): Generator<number> {
     const index = this.sortIndex(sort)!;
     let found = 0;
-    for (const id of index.idsInOrder(Object.values(sort)[0]!)) {
+    for (const id of index.keptIdsInOrder(Object.values(sort)[0]!)) {
       if (!ids.has(id)) continue;
       yield id;
       if (++found === ids.size) return;

@@ -13,8 +13,12 @@ export interface CollectionEntry {
   options: Document;
   /** The LMDB table of its documents, by record id (of their heads, when large fields are kept apart). */
   table: string;
-  /** The LMDB table of the large fields kept apart from their documents (record-parts.ts), once there are any. */
-  apart?: string;
+  /**
+   * Whether some of its documents' large fields were kept apart (record-parts.ts), in the table named
+   * `apartTableOf(table)`: named after the documents' table, so that a collection read through a catalog
+   * entry older than the write that made it (a cursor's, across a failed write's reload) finds it too.
+   */
+  apart?: boolean;
   indexes: IndexEntry[];
   /** Sum of its documents' BSON sizes (collStats `size`). */
   dataSize: number;
@@ -67,6 +71,9 @@ const WHOLE_DOCUMENTS_FORMAT = 3;
  * the page cache both feel. Below this, LZ4 has too little to work with.
  */
 const COMPRESSION = { threshold: 200 };
+// Each table opened with these options gets a compression of its own, and with it its own buffer for what
+// getBinaryFast gives: a document's head and its fields kept apart are read, one after the other, into two
+// buffers (engine/collection.ts relies on it; a compression shared by the tables would break it).
 
 /** Files of the stand-in's earlier storage (a snapshot and journal per database), which this one does not read. */
 const EARLIER_FORMAT = /\.(journal|snapshot)$/;
@@ -105,18 +112,14 @@ export class Storage {
     // overlappingSync: a commit is visible at once and flushed after; writes are acknowledged once flushed.
     const env = open({ path: dataDir, maxDbs: MAX_TABLES, overlappingSync: true, noMemInit: true });
     const storage = new Storage(dataDir, env);
-    const meta = storage.catalog.get(META_KEY);
-    if (meta === undefined) {
+    const stored = storage.catalog.get(META_KEY);
+    const meta = stored === undefined ? { format: FORMAT, nextTable: 1 } : decodeDocument(stored);
+    const format = meta.format as number;
+    if (stored === undefined || format === WHOLE_DOCUMENTS_FORMAT) {
       storage.write(() =>
-        storage.catalog.putSync(META_KEY, Buffer.from(encodeDocument({ format: FORMAT, nextTable: 1 }))),
+        storage.catalog.putSync(META_KEY, Buffer.from(encodeDocument({ ...meta, format: FORMAT }))),
       );
-    } else if (decodeDocument(meta).format === WHOLE_DOCUMENTS_FORMAT) {
-      const earlier = decodeDocument(meta);
-      storage.write(() =>
-        storage.catalog.putSync(META_KEY, Buffer.from(encodeDocument({ ...earlier, format: FORMAT }))),
-      );
-    } else if (decodeDocument(meta).format !== FORMAT) {
-      const format = decodeDocument(meta).format as number;
+    } else if (format !== FORMAT) {
       await env.close();
       throw new UnreadableDataDir(
         format < FORMAT
@@ -144,7 +147,7 @@ export class Storage {
   removeCollection(entry: CollectionEntry): void {
     this.catalog.removeSync(catalogKey(entry.database, entry.name));
     this.dropTable(entry.table);
-    if (entry.apart) this.dropTable(entry.apart);
+    if (entry.apart) this.dropTable(apartTableOf(entry.table));
     for (const index of entry.indexes) if (index.table) this.dropTable(index.table);
   }
 
@@ -265,6 +268,9 @@ export interface TableStats {
   overflowPages: number;
   entryCount: number;
 }
+
+/** The table of the fields a collection keeps apart (no table `newTableName` gives ends with a letter). */
+export const apartTableOf = (documentsTable: string): string => `${documentsTable}a`;
 
 /** Bytes a table occupies in the file. */
 export const tableBytes = (stats: TableStats): number =>
