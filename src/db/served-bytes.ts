@@ -24,11 +24,19 @@ const BSON_BINARY = 0x05;
 export function soleStoredBytes(document: Uint8Array, field: '_json' | '_item'): Buffer {
   const raw = Buffer.from(document.buffer, document.byteOffset, document.byteLength);
   const nameEnd = 5 + field.length;
-  if (raw[4] !== BSON_BINARY || raw[nameEnd] !== 0 || raw.toString('latin1', 5, nameEnd) !== field)
+  // The type, the name, the length, the binary subtype (generic: 0), then the bytes.
+  const start = nameEnd + 6;
+  const length = raw.length >= start ? raw.readInt32LE(nameEnd + 1) : -1;
+  if (
+    raw[4] !== BSON_BINARY ||
+    raw[nameEnd] !== 0 ||
+    raw.toString('latin1', 5, nameEnd) !== field ||
+    raw[nameEnd + 5] !== 0 ||
+    length < 0 ||
+    start + length > raw.length
+  )
     throw new Error(`a document read for its ${field} alone holds something else`);
-  const length = raw.readInt32LE(nameEnd + 1);
-  // The length, then the binary subtype, then the bytes.
-  return raw.subarray(nameEnd + 6, nameEnd + 6 + length);
+  return raw.subarray(start, start + length);
 }
 
 /**

@@ -9,7 +9,7 @@ import { parseListParameters } from './list-params.ts';
 import { attachServices, withServices } from './organization-services.ts';
 import { geoNearStage, inOrderOf, nearestPage } from './nearest-page.ts';
 import { fullProjection } from '../db/served-fields.ts';
-import { servedBytes, soleStoredBytes, storedBytes, storesWholeRecord } from '../db/served-bytes.ts';
+import { servedBytes, soleStoredBytes, storesWholeRecord } from '../db/served-bytes.ts';
 import { isJsonObject } from '../json.ts';
 import { ownForm, splicedRecords, type SplicedForm } from '../db/spliced-service.ts';
 import { readAhead } from '../db/read-ahead.ts';
@@ -103,11 +103,10 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
     }
     const skip = (page - 1) * perPage;
     if (query.near) {
+      // Proximity is a parameter of services at location alone, whose forms are spliced.
       const nearest = await nearestPage(collection, query.near, query.filter, skip, perPage);
       const documents = inOrderOf(collection, nearest.ids, served);
-      const items = await collect(
-        splicing ? splicedForms(context.db, documents, field, batchSize) : storedForms(field, documents),
-      );
+      const items = await collect(splicedForms(context.db, documents, field, batchSize));
       sendPage(ctx, pageHeader(nearest.total, page, perPage, items.length), items);
       return;
     }
@@ -120,13 +119,9 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
 }
 
 /**
- * Records in a form stored with them, as serialized at import: no decoding of nested documents and no
- * serializing per read.
+ * Records in a form stored with them, as serialized at import, from documents read undecoded (`raw`),
+ * which the driver gives as their bytes: no decoding and no serializing per read.
  */
-const storedForms = (field: '_json' | '_item', cursor: AsyncIterable<Document>) =>
-  mapped(cursor, (document) => new SerializedJson(storedBytes(document[field])));
-
-/** The same, of documents read undecoded (`raw`), which the driver gives as their bytes. */
 const rawForms = (field: '_json' | '_item', cursor: AsyncIterable<Document>) =>
   mapped(cursor, (document) => new SerializedJson(soleStoredBytes(document as Uint8Array, field)));
 

@@ -13,7 +13,17 @@ describe('soleStoredBytes', () => {
 
   it('refuses a document holding anything else than that form first', () => {
     const form = new Binary(servedBytes('{}'));
-    for (const document of [{}, { _id: 1, _item: form }, { _json: form }, { _item: '{}' }, { _items: form }])
+    const oldBinary = new Binary(servedBytes('{}'), Binary.SUBTYPE_BYTE_ARRAY);
+    for (const document of [
+      {},
+      { _id: 1, _item: form },
+      { _json: form },
+      { _item: '{}' },
+      { _items: form },
+      { _item: oldBinary },
+    ])
       expect(() => soleStoredBytes(BSON.serialize(document), '_item')).toThrow(/_item alone/);
+    const cut = BSON.serialize({ _item: form }).subarray(0, 16);
+    expect(() => soleStoredBytes(cut, '_item')).toThrow(/_item alone/);
   });
 });
