@@ -27,7 +27,6 @@ async function main(config: Config): Promise<void> {
   let prepared = false;
   let harvests: ReturnType<typeof scheduleHarvests> | undefined;
   let indexed = false;
-  let derivationTold = false;
   void retryUntilDone(
     async () => {
       await database.ensureIndexes().catch((error: unknown) => {
@@ -37,16 +36,13 @@ async function main(config: Config): Promise<void> {
         throw error;
       });
       indexed = true;
-      // Before the sample directory: an empty directory is marked as derived by this release. Said once,
-      // however often a later step fails and this is run again.
-      const stale = await staleDerivation(database.db);
-      if (stale !== undefined && !derivationTold) {
-        logger.warn({ derivation: stale, current: DERIVATION }, staleDerivationMessage(stale));
-        derivationTold = true;
-      }
       await finishInterruptedImports(database.db, logger);
       if (config.admin) await ensureAdministrator(database.db, config.admin, logger);
       if (config.seed) await seedSampleData(database.db, logger);
+      // The last step that can fail, so said once; after the sample directory, which its import marks.
+      const stale = await staleDerivation(database.db);
+      if (stale !== undefined)
+        logger.warn({ derivation: stale, current: DERIVATION }, staleDerivationMessage(stale));
       prepared = true;
       if (config.harvests.length > 0) {
         harvests = scheduleHarvests(database.db, config.harvests, { logger, config });

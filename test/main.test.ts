@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { hashSecret } from '../src/auth/secret.ts';
+import { DERIVATION_MARK } from '../src/db/collections.ts';
 import { staleDerivationMessage } from '../src/db/derivation-mark.ts';
 import { ACCESS_ENTRIES, USERS } from '../src/db/protocol-records.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -144,7 +145,7 @@ describe('the server process', () => {
     expect(first.process.output()).not.toContain(warning);
     // As a release before the mark left its documents.
     await withEmbeddedClient(Number(dbPort), (client) =>
-      client.db('derived').collection('directory.derivation').deleteMany({}),
+      client.db('derived').collection(DERIVATION_MARK).deleteMany({}),
     );
     first.process.child.kill('SIGTERM');
     await first.process.exited;

@@ -1,4 +1,4 @@
-import type { IndexDescription } from 'mongodb';
+import type { Db, IndexDescription } from 'mongodb';
 import { entityTypes, foreignKeysOf, type EntityType, type RootEntity } from '../hsds/entities.ts';
 import { ACCESS_ENTRIES, META_ENTRIES, USERS } from './protocol-records.ts';
 
@@ -13,6 +13,13 @@ export const documentCollection: Record<RootEntity, string> = {
   taxonomy: 'taxonomies',
   taxonomy_term: 'taxonomy_terms',
 };
+
+/** Whether the database holds any directory document (a service, an organization, a taxonomy, …). */
+export async function hasDirectoryDocuments(db: Db): Promise<boolean> {
+  for (const collection of Object.values(documentCollection))
+    if ((await db.collection(collection).countDocuments({}, { limit: 1 })) > 0) return true;
+  return false;
+}
 
 /** Changes written to rows whose nested documents are not yet rebuilt: finished by the next import. */
 export const PENDING_COLLECTION = 'import.pending';

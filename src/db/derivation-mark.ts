@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { DERIVATION_MARK, documentCollection } from './collections.ts';
+import { DERIVATION_MARK, hasDirectoryDocuments } from './collections.ts';
 
 /**
  * What an import derives from the records it stores (search words, eligible ages, opening hours, served
@@ -33,15 +33,20 @@ export async function markDerivation(db: Db): Promise<void> {
 
 /**
  * The derivation the stored documents were made with when it is not this release's: a number, or null for
- * documents stored before releases marked it. Undefined when they are current, and for a directory without
- * documents, which is then marked: what is imported into it is derived as now.
+ * documents stored before releases marked it (or restored without the mark). Undefined when they are
+ * current, or when there are none.
  */
 export async function staleDerivation(db: Db): Promise<number | null | undefined> {
   const mark = await db.collection<Mark>(DERIVATION_MARK).findOne({ _id: MARK_ID });
-  if (mark?.derivation === DERIVATION) return undefined;
-  for (const collection of Object.values(documentCollection))
-    if ((await db.collection(collection).countDocuments({}, { limit: 1 })) > 0)
-      return mark?.derivation ?? null;
-  await markDerivation(db);
-  return undefined;
+  if (mark?.derivation === DERIVATION || !(await hasDirectoryDocuments(db))) return undefined;
+  return mark?.derivation ?? null;
+}
+
+/**
+ * Marks a directory without documents as derived by this release, before an import fills it: what it stores
+ * is derived as now. Only an import does: a mark written into an empty directory at start-up would vouch
+ * for documents restored into it afterwards.
+ */
+export async function markIfEmpty(db: Db): Promise<void> {
+  if (!(await hasDirectoryDocuments(db))) await markDerivation(db);
 }

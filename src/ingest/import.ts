@@ -49,7 +49,7 @@ import { recordsGivenWhole } from './decompose.ts';
 import { ValidationPool } from './validation-pool.ts';
 import type { BatchEntry, BatchItem, CheckedEntry } from './batch-item.ts';
 import { ImportLeaseLost, withImportLease, type ImportLease, type LeaseTimings } from './import-lease.ts';
-import { staleDerivation } from '../db/derivation-mark.ts';
+import { markIfEmpty } from '../db/derivation-mark.ts';
 
 export interface ImportOptions {
   /** Validate and report what would change, writing nothing. */
@@ -171,7 +171,7 @@ async function runImport(
         db,
         async (lease) => {
           // An import into a directory without documents derives them all as this release does: marked.
-          await staleDerivation(db);
+          await markIfEmpty(db);
           holding = true;
           return runLeased(db, records, options, lease);
         },

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Db } from 'mongodb';
 import type { Logger } from 'pino';
-import { documentCollection } from '../db/collections.ts';
+import { hasDirectoryDocuments } from '../db/collections.ts';
 import { importRecords } from './import.ts';
 import { readJsonFile } from './sources/json-file.ts';
 import { SAMPLE_SOURCE } from './source-name.ts';
@@ -17,11 +17,9 @@ const SAMPLE_FILES = ['taxonomies.json', 'taxonomy_terms.json', 'organizations.j
  * real directory.
  */
 export async function seedSampleData(db: Db, logger: Logger): Promise<void> {
-  for (const collection of Object.values(documentCollection)) {
-    if ((await db.collection(collection).countDocuments({}, { limit: 1 })) > 0) {
-      logger.debug({ collection }, 'database has directory data; not seeding');
-      return;
-    }
+  if (await hasDirectoryDocuments(db)) {
+    logger.debug('database has directory data; not seeding');
+    return;
   }
   const report = await importRecords(db, sampleRecords(), { source: SAMPLE_SOURCE });
   logger.info(

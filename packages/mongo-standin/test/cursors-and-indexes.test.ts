@@ -107,6 +107,20 @@ describe('server-side cursors', () => {
     expect(rest.find((doc) => doc._id === 50)?.large).toBe(large);
   });
 
+  it('ends a cursor whose getMore fails: the next getMore on it is CursorNotFound', async () => {
+    const db = h.client.db('failing');
+    await db
+      .collection<{ _id: number; d: number }>('c')
+      .insertMany(Array.from({ length: 10 }, (_, i) => ({ _id: i, d: i === 7 ? 0 : 1 })));
+    // The eighth result cannot be computed: the batch read ahead for the getMore fails on it.
+    const projection = { q: { $divide: [1, '$d'] } };
+    const first = await db.command({ find: 'c', batchSize: 5, sort: { _id: 1 }, projection });
+    expect(first.cursor.firstBatch).toHaveLength(5);
+    const getMore = () => db.command({ getMore: first.cursor.id, collection: 'c', batchSize: 5 });
+    await expect(getMore()).rejects.toThrow(/divide/);
+    await expect(getMore()).rejects.toMatchObject({ code: 43 });
+  });
+
   it('kills cursors', async () => {
     const db = h.client.db('cur');
     const first = await db.command({ find: 'many', batchSize: 2 });

@@ -162,6 +162,21 @@ describe('ranges and sorted pages among index candidates', () => {
     expect(await same()).toBe(before);
   });
 
+  it('walk a range afresh for each statement of one write: a document moved into it by the one before is seen', async () => {
+    const within = h.client.db('ranges').collection<{ _id: number; modified: Date; b?: number }>('within');
+    await within.createIndex({ modified: 1 });
+    const day = (n: number) => new Date(START + n * DAY);
+    await within.insertMany(Array.from({ length: 200 }, (_, i) => ({ _id: i, modified: day(i) })));
+    const range = { modified: { $gte: day(100) } };
+    await within.bulkWrite([
+      { updateMany: { filter: range, update: { $set: { a: 1 } } } },
+      { updateOne: { filter: { _id: 50 }, update: { $set: { modified: day(150) } } } },
+      { updateMany: { filter: range, update: { $set: { b: 1 } } } },
+    ]);
+    expect((await within.findOne({ _id: 50 }))?.b).toBe(1);
+    expect(await within.countDocuments({ b: 1 })).toBe(101);
+  });
+
   it('count only what counts: a $match then $skip or $limit alone gives the documents, a $group needs its _id', async () => {
     const match = { $match: { modified: { $gte: new Date(START + 100 * DAY) } } };
     // Every match, whole (the order of unsorted documents is the server's: compared by _id).

@@ -64,6 +64,7 @@ const recordIds = new WeakMap<Document, number>();
  */
 export class Collection {
   private readonly docs: DocumentTable;
+  private readonly apartTableName: string;
   private readonly indexes = new Map<string, CollectionIndex>();
   private nextRecordId: number;
 
@@ -72,6 +73,7 @@ export class Collection {
     private readonly host: CollectionHost,
   ) {
     this.docs = host.storage.documents(entry.table);
+    this.apartTableName = apartTableOf(entry.table);
     for (const index of entry.indexes) this.indexes.set(index.spec.name, this.openIndex(index));
     const [last] = this.docs.getKeys({ reverse: true, limit: 1 });
     this.nextRecordId = (last ?? 0) + 1;
@@ -152,8 +154,9 @@ export class Collection {
     }
   }
 
+  /** Opened by name at each use: a handle kept here would outlive a failed write that opened its table. */
   private apartTable(): DocumentTable {
-    return this.host.storage.documents(apartTableOf(this.entry.table));
+    return this.host.storage.documents(this.apartTableName);
   }
 
   private *readAll(ids: Iterable<number>, fields: Fields): Generator<Document> {
@@ -283,7 +286,7 @@ export class Collection {
   /** Bytes of the documents' tables. */
   get storageSize(): number {
     const { table, apart } = this.entry;
-    return [table, ...(apart ? [apartTableOf(table)] : [])].reduce(
+    return [table, ...(apart ? [this.apartTableName] : [])].reduce(
       (sum, name) => sum + tableBytes(this.host.storage.tableStats(name)),
       0,
     );

@@ -1,5 +1,6 @@
 import { isPlainObject } from '../bson-values.ts';
 import { asBuffer, elementEnd, KEPT_APART, nameEnd } from './bson-elements.ts';
+import { ApartElements } from './record-parts.ts';
 
 /**
  * The BSON bytes of a stored document's top-level fields named in each of `sets`, in their order: a stored
@@ -62,35 +63,6 @@ function cut(head: Buffer, apart: Buffer | null, ranges: readonly number[]): Buf
   }
   bytes[offset] = 0;
   return bytes;
-}
-
-/** The fields kept apart from a head, in their order, read once the first of them is wanted. */
-class ApartElements {
-  bytes: Buffer | null = null;
-  /** Placeholders passed in the head, and elements passed here. */
-  private passed = 0;
-  private reached = 0;
-  private position = 4;
-
-  constructor(private readonly read: (() => Uint8Array) | undefined) {}
-
-  /** Where the element of the placeholder the head's walk is at starts. */
-  start(): number {
-    if (!this.read) throw new Error('a field kept apart was read from its head alone');
-    const bytes = (this.bytes ??= asBuffer(this.read()));
-    for (; this.reached < this.passed; this.reached++)
-      this.position = elementEnd(bytes, this.position, nameEnd(bytes, this.position));
-    return this.position;
-  }
-
-  /** Where it ends (after start()). */
-  end(): number {
-    return elementEnd(this.bytes!, this.position, nameEnd(this.bytes!, this.position));
-  }
-
-  pass(): void {
-    this.passed++;
-  }
 }
 
 /**

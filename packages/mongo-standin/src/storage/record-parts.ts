@@ -47,19 +47,49 @@ export const isHead = (stored: Buffer): boolean => stored.length !== stored.read
 /** The whole document of a head and its fields kept apart. */
 export function joinRecord(head: Buffer, apart: Buffer): Buffer {
   const elements: Buffer[] = [];
-  let next = 4;
+  const large = new ApartElements(() => apart);
   let position = 4;
   while (head[position] !== 0) {
     const start = position;
-    const end = nameEnd(head, start);
-    position = elementEnd(head, start, end);
+    position = elementEnd(head, start, nameEnd(head, start));
     if (head[start] !== KEPT_APART) {
       elements.push(head.subarray(start, position));
       continue;
     }
-    const from = next;
-    next = elementEnd(apart, from, nameEnd(apart, from));
-    elements.push(apart.subarray(from, next));
+    elements.push(apart.subarray(large.start(), large.end()));
+    large.pass();
   }
   return documentOf(elements);
+}
+
+/**
+ * The fields kept apart from a head, in their order, read once the first of them is wanted: a walk of the
+ * head calls `pass()` at each placeholder, and `start()`/`end()` at those it wants.
+ */
+export class ApartElements {
+  bytes: Buffer | null = null;
+  /** Placeholders passed in the head, and elements passed here. */
+  private passed = 0;
+  private reached = 0;
+  private position = 4;
+
+  constructor(private readonly read: (() => Uint8Array) | undefined) {}
+
+  /** Where the element of the placeholder the head's walk is at starts. */
+  start(): number {
+    if (!this.read) throw new Error('a field kept apart was read from its head alone');
+    const bytes = (this.bytes ??= asBuffer(this.read()));
+    for (; this.reached < this.passed; this.reached++)
+      this.position = elementEnd(bytes, this.position, nameEnd(bytes, this.position));
+    return this.position;
+  }
+
+  /** Where it ends (after start()). */
+  end(): number {
+    return elementEnd(this.bytes!, this.position, nameEnd(this.bytes!, this.position));
+  }
+
+  pass(): void {
+    this.passed++;
+  }
 }
