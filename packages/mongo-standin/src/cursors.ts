@@ -203,8 +203,11 @@ function release(cursor: ServerCursor): void {
   cursor.docs.return?.();
 }
 
-/** A random positive 63-bit id, never 0 (which means "no cursor"). */
+/**
+ * A random positive 63-bit id, at least 2^62: never 0 (which means "no cursor"), nor below 2^53, which the
+ * driver gives a client as a JavaScript number (`promoteLongs`), which getMore and killCursors then refuse
+ * as not a long (one id in a thousand was).
+ */
 function newCursorId(): bigint {
-  const id = randomBytes(8).readBigInt64LE() & 0x7fffffffffffffffn;
-  return id === 0n ? 1n : id;
+  return (randomBytes(8).readBigInt64LE() & 0x3fffffffffffffffn) | 0x4000000000000000n;
 }
