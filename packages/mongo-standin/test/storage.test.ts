@@ -11,8 +11,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BSON, MongoServerError } from 'mongodb';
-import { open } from 'lmdb';
+import { BSON, MongoServerError, type Document } from 'mongodb';
+import { open, type RootDatabase } from 'lmdb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startStandin } from '../src/index.ts';
 import { makeDataDir, startHarness } from './support/harness.ts';
@@ -123,6 +123,29 @@ describe('documents', () => {
   });
 });
 
+/**
+ * Rewrites the collection's index tables as formats 3 and 4 kept them: an entry per key and record, the
+ * key's bytes then the record id's 8 big-endian, no value.
+ */
+function writeEntryPerRecord(env: RootDatabase, entry: Document): void {
+  env.transactionSync(() => {
+    for (const { table } of entry.indexes as { table: string | null }[]) {
+      if (table === null) continue;
+      const current = env.openDB<number, Buffer>(table, {
+        dupSort: true,
+        keyEncoding: 'binary',
+        encoding: 'binary',
+      });
+      const entries = [...current.getRange()].map(({ key, value }) =>
+        Buffer.concat([key, value as unknown as Buffer]),
+      );
+      current.dropSync();
+      const earlier = env.openDB<Buffer, Buffer>(table, { keyEncoding: 'binary', encoding: 'binary' });
+      for (const key of entries) earlier.putSync(key, Buffer.alloc(0));
+    }
+  });
+}
+
 describe('a data directory', () => {
   it('in the earlier journal format is refused with a message saying what to do', async () => {
     const dataDir = await makeDataDir();
@@ -148,7 +171,7 @@ describe('a data directory', () => {
     );
   });
 
-  it('written by format 3 (documents always whole) is read as it is, and marked 4 so that earlier stand-ins refuse it', async () => {
+  it('written by format 3 (documents always whole) is read as it is, its indexes rewritten, and marked 5 so that earlier stand-ins refuse it', async () => {
     const dataDir = await makeDataDir();
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
     let harness = await startHarness(dataDir);
@@ -166,6 +189,7 @@ describe('a data directory', () => {
       .putSync(1, Buffer.from(BSON.serialize(doc)));
     env.openDB({ name: `${entry.table}a` }).dropSync();
     catalog.putSync(entryKey, Buffer.from(BSON.serialize(entry)));
+    writeEntryPerRecord(env, entry);
     const meta = BSON.deserialize(catalog.getBinary('\u0000meta')!);
     catalog.putSync('\u0000meta', Buffer.from(BSON.serialize({ ...meta, format: 3 })));
     await env.close();
@@ -185,7 +209,80 @@ describe('a data directory', () => {
     const marked = BSON.deserialize(
       reopened.openDB({ name: 'catalog', encoding: 'binary' }).getBinary('\u0000meta')!,
     );
-    expect(marked.format).toBe(4);
+    expect(marked.format).toBe(5);
+    await reopened.close();
+  });
+
+  it('written by format 4 (an index entry per key and record) has its indexes rewritten, which answer as before', async () => {
+    const dataDir = await makeDataDir();
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    const docs = Array.from({ length: 3_000 }, (_, i) => ({
+      _id: i,
+      code: `c${i}`,
+      tags: ['all', `t${i % 7}`],
+      at: i % 10,
+    }));
+    let harness = await startHarness(dataDir);
+    const collection = () => harness.client.db('old').collection<(typeof docs)[number]>('docs');
+    await collection().createIndex({ code: 1 }, { unique: true });
+    await collection().createIndex({ tags: 1 });
+    await collection().createIndex({ at: 1 });
+    await collection().insertMany(docs);
+    await harness.stop();
+    const env = open({ path: dataDir, maxDbs: 10_000 });
+    const catalog = env.openDB({ name: 'catalog', encoding: 'binary' });
+    const entry = BSON.deserialize(catalog.getBinary('old\u0000docs')!);
+    writeEntryPerRecord(env, entry);
+    const meta = BSON.deserialize(catalog.getBinary('\u0000meta')!);
+    catalog.putSync('\u0000meta', Buffer.from(BSON.serialize({ ...meta, format: 4 })));
+    await env.close();
+
+    harness = await startHarness(dataDir);
+    try {
+      expect(await collection().findOne({ code: 'c2999' })).toEqual(docs[2999]);
+      expect(await collection().countDocuments({ tags: 't3' })).toBe(
+        docs.filter((d) => d.tags[1] === 't3').length,
+      );
+      expect(await collection().countDocuments({ tags: 'all' })).toBe(3_000);
+      const byAt = await collection()
+        .find({ at: { $gte: 8 } }, { projection: { _id: 1 } })
+        .toArray();
+      // In the index's order: by value, then as the documents were stored.
+      expect(byAt.map((d) => d._id)).toEqual([
+        ...docs.filter((d) => d.at === 8).map((d) => d._id),
+        ...docs.filter((d) => d.at === 9).map((d) => d._id),
+      ]);
+      const sorted = await collection()
+        .find({}, { sort: { code: -1 }, skip: 10, limit: 5 })
+        .toArray();
+      expect(sorted.map((d) => d.code)).toEqual(
+        docs
+          .map((d) => d.code)
+          .sort()
+          .reverse()
+          .slice(10, 15),
+      );
+      await expect(collection().insertOne({ _id: -1, code: 'c5', tags: [], at: 0 })).rejects.toMatchObject({
+        code: 11000,
+      });
+      await collection().deleteOne({ _id: 5 });
+      await collection().insertOne({ _id: -1, code: 'c5', tags: ['new'], at: 0 });
+      expect(await collection().find({ tags: 'new' }).toArray()).toEqual([
+        { _id: -1, code: 'c5', tags: ['new'], at: 0 },
+      ]);
+    } finally {
+      await harness.stop();
+    }
+    const reopened = open({ path: dataDir, maxDbs: 10_000 });
+    const again = reopened.openDB({ name: 'catalog', encoding: 'binary' });
+    expect(BSON.deserialize(again.getBinary('\u0000meta')!).format).toBe(5);
+    // Each index in a table of its own again, the earlier tables gone.
+    const rewritten = BSON.deserialize(again.getBinary('old\u0000docs')!);
+    for (const [before, after] of entry.indexes.map((index: { table: string }, i: number) => [
+      index.table,
+      rewritten.indexes[i].table,
+    ]))
+      expect(after).not.toBe(before);
     await reopened.close();
   });
 

@@ -3,7 +3,8 @@ import { storageScale } from './storage-scale.ts';
 
 /**
  * Storage statistics of a collection, as MongoDB's collStats: `size` is the documents' BSON bytes,
- * `storageSize` and the index sizes the bytes of their storage tables. A collection that does not exist
+ * `storageSize` the bytes of its documents' tables, the index sizes those of its indexes' (estimated:
+ * `Storage.indexBytes`). A collection that does not exist
  * answers zeros, as MongoDB does since 4.2.
  */
 export const collStats: DatabaseCommand = {

@@ -4,7 +4,8 @@ import { storageScale } from './storage-scale.ts';
 
 /**
  * Storage statistics of a database, as MongoDB's dbStats: `dataSize` is its documents' BSON bytes,
- * `storageSize` and `indexSize` the bytes of its storage tables, `fsUsedSize`/`fsTotalSize` those of the
+ * `storageSize` and `indexSize` the bytes of its documents' and indexes' tables (the latter estimated:
+ * `Storage.indexBytes`), `fsUsedSize`/`fsTotalSize` those of the
  * file system holding the data directory.
  */
 export const dbStats: DatabaseCommand = {

@@ -4,7 +4,8 @@ import { DuplicateKeyError } from '../errors.ts';
 import { pathValues } from '../query/path-values.ts';
 import { encodeKey, storedKey } from '../storage/key-encoding.ts';
 import { typeRank, TypeRank } from '../compare.ts';
-import type { IndexEntry, IndexTable } from '../storage/storage.ts';
+import type { IndexEntries } from '../storage/index-entries.ts';
+import type { IndexEntry } from '../storage/storage.ts';
 import type { IndexSpec } from './index-spec.ts';
 
 export type DocumentPredicate = (doc: Document) => boolean;
@@ -32,7 +33,7 @@ export interface KeyEntry {
 
 /**
  * One index of a collection. Ascending/descending indexes keep their keys in an LMDB table (key bytes in
- * MongoDB's order, to the record ids of the documents holding them), which serves equality lookups, walks
+ * MongoDB's order, each with the record ids of the documents holding it: IndexEntries), which serves equality lookups, walks
  * in key order and unique constraints; a single-field 2dsphere index keeps cells instead (GeoIndex);
  * other 2dsphere and text indexes are definitions only (their queries scan). Call the writing methods
  * within a write transaction.
@@ -48,7 +49,7 @@ export class CollectionIndex {
 
   constructor(
     readonly entry: IndexEntry,
-    protected readonly table: IndexTable | null,
+    protected readonly table: IndexEntries | null,
     compileFilter: (filter: Document) => DocumentPredicate,
     /** The storage's write generation (`Storage.generation`): odd while a write runs. */
     private readonly generation: () => number,
@@ -106,12 +107,12 @@ export class CollectionIndex {
 
   /** Indexes a document; true when this made the index multikey (the catalog must say so). */
   add(doc: Document, id: number): boolean {
-    for (const { key } of this.keyEntries(doc)) this.table!.putSync(entryKey(key, id), NO_VALUE);
+    for (const { key } of this.keyEntries(doc)) this.table!.add(key, id);
     return this.noteArrays(doc);
   }
 
   remove(doc: Document, id: number): void {
-    for (const { key } of this.keyEntries(doc)) this.table!.removeSync(entryKey(key, id));
+    for (const { key } of this.keyEntries(doc)) this.table!.remove(key, id);
   }
 
   /** Moves a document from its previous keys to its next ones, leaving the keys both have alone. */
@@ -120,10 +121,8 @@ export class CollectionIndex {
     const after = this.keyEntries(next);
     const afterKeys = new Set(after.map((entry) => entry.key.toString('latin1')));
     const beforeKeys = new Set(before.map((entry) => entry.key.toString('latin1')));
-    for (const { key } of before)
-      if (!afterKeys.has(key.toString('latin1'))) this.table!.removeSync(entryKey(key, id));
-    for (const { key } of after)
-      if (!beforeKeys.has(key.toString('latin1'))) this.table!.putSync(entryKey(key, id), NO_VALUE);
+    for (const { key } of before) if (!afterKeys.has(key.toString('latin1'))) this.table!.remove(key, id);
+    for (const { key } of after) if (!beforeKeys.has(key.toString('latin1'))) this.table!.add(key, id);
     return this.noteArrays(next);
   }
 
@@ -144,9 +143,8 @@ export class CollectionIndex {
   }
 
   /** Record ids in key order (equal keys by record id), from the `skip`-th on. */
-  *idsInOrder(direction: 1 | -1, skip = 0): Generator<number> {
-    for (const key of this.table!.getKeys({ reverse: direction === -1, offset: skip, snapshot: false }))
-      yield recordIdOf(key);
+  idsInOrder(direction: 1 | -1, skip = 0): Generator<number> {
+    return this.table!.idsInOrder(direction, skip);
   }
 
   /**
@@ -202,13 +200,13 @@ export class CollectionIndex {
     let bounded = 0;
     if (low !== undefined) {
       const { key, truncated } = storedKey([low]);
-      start = lowIncluded ? key : Buffer.concat([key, AFTER_RECORD_IDS]);
+      start = lowIncluded ? key : Buffer.concat([key, AFTER_KEY]);
       exact &&= !truncated;
       bounded++;
     }
     if (high !== undefined && (bounded === 0 || !this.entry.multikey)) {
       const { key, truncated } = storedKey([high]);
-      end = highIncluded ? Buffer.concat([key, AFTER_RECORD_IDS]) : key;
+      end = highIncluded ? Buffer.concat([key, AFTER_KEY]) : key;
       exact &&= !truncated;
     } else if (high !== undefined) {
       exact = false;
@@ -252,14 +250,12 @@ export class CollectionIndex {
   }
 
   protected idsUnder(key: Buffer): number[] {
-    return this.idsBetween(entryKey(key, 0), Buffer.concat([key, AFTER_RECORD_IDS]));
+    return this.table!.idsUnder(key);
   }
 
-  /** Record ids of the entries from `start` (included) to `end` (excluded). */
+  /** Record ids under the keys from `start` (included) to `end` (excluded). */
   protected idsBetween(start: Buffer, end: Buffer): number[] {
-    const ids: number[] = [];
-    for (const entry of this.table!.getKeys({ start, end })) ids.push(recordIdOf(entry));
-    return ids;
+    return this.table!.idsBetween(start, end);
   }
 
   /**
@@ -302,19 +298,8 @@ export class CollectionIndex {
   }
 }
 
-const NO_VALUE = Buffer.alloc(0);
-/** Record ids are below 2^53: their first byte is never 0xff. */
-const AFTER_RECORD_IDS = Buffer.from([0xff]);
-
-/** An entry's key: the index key, then the record id in 8 big-endian bytes. */
-function entryKey(key: Buffer, id: number): Buffer {
-  const entry = Buffer.allocUnsafe(key.length + 8);
-  key.copy(entry);
-  entry.writeBigUInt64BE(BigInt(id), key.length);
-  return entry;
-}
-
-const recordIdOf = (entry: Buffer): number => Number(entry.readBigUInt64BE(entry.length - 8));
+/** Appended to a key, a bound after it and before every greater key: encodings delimit themselves. */
+const AFTER_KEY = Buffer.from([0xff]);
 
 /** Values as MongoDB prints them in duplicate key messages. */
 function formatValue(value: unknown): string {

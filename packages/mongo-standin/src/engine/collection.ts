@@ -269,7 +269,7 @@ export class Collection {
   dropIndex(name: string): void {
     const index = this.indexes.get(name);
     if (!index) throw indexNotFound(`index not found with name [${name}]`);
-    if (index.entry.table) this.host.storage.dropTable(index.entry.table);
+    if (index.entry.table) this.host.storage.dropIndex(index.entry.table);
     this.indexes.delete(name);
     this.entry.indexes = this.entry.indexes.filter((entry) => entry.spec.name !== name);
     this.host.changed(this);
@@ -279,7 +279,7 @@ export class Collection {
   indexSizes(): Record<string, number> {
     const sizes: Record<string, number> = {};
     for (const { spec, table } of this.entry.indexes)
-      sizes[spec.name] = table === null ? 0 : tableBytes(this.host.storage.tableStats(table));
+      sizes[spec.name] = table === null ? 0 : this.host.storage.indexBytes(table);
     return sizes;
   }
 

@@ -5,6 +5,7 @@ import { readdir } from 'node:fs/promises';
 import { decodeDocument, encodeDocument } from '../bson-values.ts';
 import { CommandError, internalError, outOfDiskSpace } from '../errors.ts';
 import type { IndexSpec } from '../engine/index-spec.ts';
+import { IndexEntries } from './index-entries.ts';
 
 /** A collection as the catalog keeps it: where its documents and index entries are, and its totals. */
 export interface CollectionEntry {
@@ -34,12 +35,6 @@ export interface IndexEntry {
 
 /** Documents by record id (ordered-binary numbers), as BSON bytes. */
 export type DocumentTable = Table<Buffer, number>;
-/**
- * Index entries: a key's bytes (in MongoDB's order) followed by the record id's 8 bytes, so that equal
- * keys sort by record, with no value. Not LMDB duplicates: those cannot be walked without holding one
- * read snapshot for the whole walk, which a cursor read over minutes would hold.
- */
-export type IndexTable = Table<Buffer, Buffer>;
 
 /** Commit before returning, abort on a throw, and leave the flush to overlap what follows. */
 const WRITE_FLAGS =
@@ -57,14 +52,17 @@ const CATALOG = 'catalog';
 /** The catalog's own record: the format and the counter naming new tables. */
 const META_KEY = '\u0000meta';
 /**
- * 4: a document's large fields may be kept apart from it (record-parts.ts); format 3 is read as it is, its
- * documents all whole, and marked 4 when opened (an earlier stand-in would misread a head);
+ * 5: an index keeps each key once, its records as LMDB duplicates (index-entries.ts); formats 3 and 4, which
+ * kept an entry per key and record (the key's bytes, then the record id's 8), have their indexes copied
+ * into that layout when opened (`rewriteIndexes`), their documents read as they are;
+ * 4: a document's large fields may be kept apart from it (record-parts.ts); format 3's documents are all
+ * whole;
  * 3: single-field 2dsphere indexes keep cells in a table of their own (format 2 kept none, and scanned);
  * 2: documents above `COMPRESSION` bytes stored LZ4-compressed (format 1 stored them as they came).
  */
-const FORMAT = 4;
-/** The earlier format read as it is. */
-const WHOLE_DOCUMENTS_FORMAT = 3;
+const FORMAT = 5;
+/** The earlier formats opened, their indexes rewritten. */
+const ENTRY_PER_RECORD_FORMATS = [3, 4];
 /**
  * Documents are LZ4-compressed by LMDB above this size, as MongoDB's storage engine compresses its
  * blocks: served JSON text and the words it repeats shrink to about half, which the data directory and
@@ -94,6 +92,7 @@ export class UnreadableDataDir extends Error {
 export class Storage {
   private readonly catalog: Table<Buffer, string>;
   private readonly tables = new Map<string, Table<unknown, Key>>();
+  private readonly indexes = new Map<string, IndexEntries>();
   private writes = 0;
 
   private constructor(
@@ -115,10 +114,11 @@ export class Storage {
     const stored = storage.catalog.get(META_KEY);
     const meta = stored === undefined ? { format: FORMAT, nextTable: 1 } : decodeDocument(stored);
     const format = meta.format as number;
-    if (stored === undefined || format === WHOLE_DOCUMENTS_FORMAT) {
-      storage.write(() =>
-        storage.catalog.putSync(META_KEY, Buffer.from(encodeDocument({ ...meta, format: FORMAT }))),
-      );
+    if (stored === undefined || ENTRY_PER_RECORD_FORMATS.includes(format)) {
+      storage.write(() => {
+        if (stored !== undefined) storage.rewriteIndexes();
+        storage.catalog.putSync(META_KEY, Buffer.from(encodeDocument({ ...meta, format: FORMAT })));
+      });
     } else if (format !== FORMAT) {
       await env.close();
       throw new UnreadableDataDir(
@@ -128,6 +128,26 @@ export class Storage {
       );
     }
     return storage;
+  }
+
+  /**
+   * Within a write: copies every index kept as formats 3 and 4 kept them (an entry per key and record, the
+   * key's bytes then the record id's 8, no value) into a table of the current layout, and drops the old.
+   */
+  private rewriteIndexes(): void {
+    for (const entry of this.collections()) {
+      for (const index of entry.indexes) {
+        if (index.table === null) continue;
+        const rewritten = this.newTableName('i');
+        const entries = this.index(rewritten);
+        const old = this.env.openDB<Buffer, Buffer>({ name: index.table, keyEncoding: 'binary' });
+        for (const key of old.getKeys())
+          entries.add(key.subarray(0, key.length - 8), Number(key.readBigUInt64BE(key.length - 8)));
+        old.dropSync();
+        index.table = rewritten;
+      }
+      this.putCollection(entry);
+    }
   }
 
   /** Every collection in the catalog. */
@@ -148,7 +168,7 @@ export class Storage {
     this.catalog.removeSync(catalogKey(entry.database, entry.name));
     this.dropTable(entry.table);
     if (entry.apart) this.dropTable(apartTableOf(entry.table));
-    for (const index of entry.indexes) if (index.table) this.dropTable(index.table);
+    for (const index of entry.indexes) if (index.table) this.dropIndex(index.table);
   }
 
   /** Within a write: a name for a new table, never given before. */
@@ -165,10 +185,10 @@ export class Storage {
     ) as DocumentTable;
   }
 
-  index(name: string): IndexTable {
-    return this.table(name, () =>
-      this.env.openDB({ name, keyEncoding: 'binary', encoding: 'binary' }),
-    ) as IndexTable;
+  index(name: string): IndexEntries {
+    let entries = this.indexes.get(name);
+    if (!entries) this.indexes.set(name, (entries = IndexEntries.open(this.env, name)));
+    return entries;
   }
 
   private table(name: string, openTable: () => Table<unknown, Key>): Table<unknown, Key> {
@@ -177,11 +197,20 @@ export class Storage {
     return table;
   }
 
-  /** Within a write: empties and deletes a table. */
+  /** Within a write: empties and deletes a table of documents. */
   dropTable(name: string): void {
     const table = this.tables.get(name) ?? this.env.openDB({ name });
     table.dropSync();
     this.tables.delete(name);
+  }
+
+  /**
+   * Within a write: empties and deletes an index's table, through its own handle (a table of duplicates
+   * opened again without saying so, as `tableStats` would, misleads lmdb-js's later reads of it).
+   */
+  dropIndex(name: string): void {
+    this.index(name).drop();
+    this.indexes.delete(name);
   }
 
   /**
@@ -202,6 +231,7 @@ export class Storage {
     } catch (error) {
       // A table opened by the aborted transaction is gone with it: handles are opened again when needed.
       this.tables.clear();
+      this.indexes.clear();
       throw this.commitFailure(error);
     } finally {
       this.writes++;
@@ -246,9 +276,21 @@ export class Storage {
     }
   }
 
-  /** Sizes of the environment and of one table (pages of `pageSize` bytes). */
+  /** Sizes of the environment and of one table of documents (pages of `pageSize` bytes). */
   tableStats(name: string): TableStats {
     return (this.tables.get(name) ?? this.env.openDB({ name })).getStats() as TableStats;
+  }
+
+  /**
+   * Bytes an index's table occupies, estimated: LMDB counts the pages of a table's own tree (its keys, and
+   * the records of keys held by few) but not those of the trees it keeps for keys held by many, whose
+   * records are counted as 8 bytes each in pages half filled (records come in order, and LMDB splits a
+   * full page in two). Records kept in the table's own pages are counted twice: never less than it takes.
+   */
+  indexBytes(name: string): number {
+    const stats = this.index(name).stats() as TableStats;
+    const duplicatePages = Math.ceil((stats.entryCount * RECORD_ID_BYTES * 2) / stats.pageSize);
+    return tableBytes(stats) + duplicatePages * stats.pageSize;
   }
 
   environmentStats(): TableStats & { mapSize: number; lastPageNumber: number } {
@@ -275,6 +317,9 @@ export const apartTableOf = (documentsTable: string): string => `${documentsTabl
 /** Bytes a table occupies in the file. */
 export const tableBytes = (stats: TableStats): number =>
   stats.pageSize * (stats.treeBranchPageCount + stats.treeLeafPageCount + stats.overflowPages);
+
+/** A record id's bytes in an index's table (index-entries.ts). */
+const RECORD_ID_BYTES = 8;
 
 const catalogKey = (database: string, collection: string) => `${database}\u0000${collection}`;
 

@@ -1,0 +1,153 @@
+import type { Database as Table, RootDatabase } from 'lmdb';
+
+/**
+ * An index's entries in one LMDB table of duplicates: each key's bytes (in MongoDB's order) once, the
+ * record ids of the documents holding it as its sorted 8-byte values (MDB_DUPSORT with MDB_DUPFIXED),
+ * so that equal keys sort by record. A key held by many documents costs 8 bytes per document, not its
+ * bytes again with a node's header each: a directory's indexes (search words and opening slots, held
+ * by thousands of documents each) take half the pages they took as one entry per key and record.
+ *
+ * LMDB walks duplicates only under one read snapshot, which a cursor read over minutes would hold (and
+ * with it every page written meanwhile): walks in key order read a batch at a time and take up again
+ * after the last entry they gave, seeing what was written since.
+ */
+export class IndexEntries {
+  private constructor(
+    /** Entries with their keys read (walks that take up again where they were need the key). */
+    private readonly entries: Table<number, Buffer>,
+    /** The same table, its keys never read: lookups and ranges want the record ids only. */
+    private readonly ids: Table<number, Buffer>,
+  ) {}
+
+  static open(env: RootDatabase, name: string): IndexEntries {
+    // lmdb-js's types leave out a table's `dupFixed`, `encoder` and `keyEncoder`, which it takes.
+    const options = { dupSort: true, dupFixed: true, encoder: RECORD_IDS };
+    return new IndexEntries(
+      env.openDB(name, { ...options, keyEncoding: 'binary' } as { dupSort: boolean }),
+      env.openDB(name, { ...options, keyEncoder: UNREAD_KEYS } as { dupSort: boolean }),
+    );
+  }
+
+  /** Within a write: empties and deletes the table. */
+  drop(): void {
+    this.entries.dropSync();
+  }
+
+  /** LMDB's figures for the table (its own tree: not the trees it keeps for keys held by many). */
+  stats(): object {
+    return this.entries.getStats();
+  }
+
+  /** Within a write: enters `id` under `key` (nothing when it is there already). */
+  add(key: Buffer, id: number): void {
+    this.entries.putSync(key, id);
+  }
+
+  /** Within a write: removes `id` from under `key`. */
+  remove(key: Buffer, id: number): void {
+    this.entries.removeSync(key, id);
+  }
+
+  /** Record ids under exactly `key`, in order. */
+  idsUnder(key: Buffer): number[] {
+    return [...this.ids.getValues(key)];
+  }
+
+  /** Record ids under the keys from `start` (included) to `end` (excluded), in key then record order. */
+  idsBetween(start: Buffer, end: Buffer): number[] {
+    const ids: number[] = [];
+    for (const { value } of this.ids.getRange({ start, end })) ids.push(value);
+    return ids;
+  }
+
+  /** Every record id in key order (equal keys by record id; both reversed for -1), from the `skip`-th on. */
+  *idsInOrder(direction: 1 | -1, skip = 0): Generator<number> {
+    const reverse = direction === -1;
+    let size = FIRST_BATCH;
+    let batch = this.read({ reverse, offset: skip, size });
+    // How many of the last key's entries the walk has given: unknown while it is the key `skip` fell in.
+    let sameKey: number | undefined;
+    let last: Entry | undefined;
+    while (batch.length > 0) {
+      for (const entry of batch) {
+        if (last && entry.key.equals(last.key)) sameKey = sameKey === undefined ? undefined : sameKey + 1;
+        else sameKey = last || skip === 0 ? 1 : undefined;
+        last = entry;
+        yield entry.value;
+      }
+      size = Math.min(size * 4, LAST_BATCH);
+      batch = this.after(last!, sameKey, reverse, size);
+    }
+  }
+
+  /** The entries following `last`, which was the `given`-th of its key the walk gave (when known). */
+  private after(last: Entry, given: number | undefined, reverse: boolean, size: number): Entry[] {
+    if (given !== undefined) {
+      // Skipped natively to the entry given last, if no write moved it: then what follows it.
+      const from = this.read({ reverse, start: last.key, offset: given - 1, size: size + 1 });
+      if (from[0]?.value === last.value && from[0].key.equals(last.key)) return from.slice(1);
+    }
+    // Its key's entries were written since (or the count is unknown): past them one by one.
+    const passed = (entry: Entry) =>
+      entry.key.equals(last.key) && (reverse ? entry.value >= last.value : entry.value <= last.value);
+    const entries: Entry[] = [];
+    for (const entry of this.entries.getRange({ start: last.key, reverse }) as Iterable<Entry>) {
+      if (passed(entry)) continue;
+      entries.push(entry);
+      if (entries.length === size) break;
+    }
+    return entries;
+  }
+
+  /** Up to `size` entries, read at once under one snapshot. */
+  private read({
+    size,
+    ...range
+  }: {
+    reverse: boolean;
+    start?: Buffer;
+    offset: number;
+    size: number;
+  }): Entry[] {
+    return [...this.entries.getRange({ ...range, limit: size })] as Entry[];
+  }
+}
+
+interface Entry {
+  key: Buffer;
+  value: number;
+}
+
+/**
+ * Entries a walk in key order reads at a time: few at first (a page near the start reads no more than it
+ * needs, and a cursor then sees what is written ahead of it, as on MongoDB), more as it goes on.
+ */
+const FIRST_BATCH = 16;
+const LAST_BATCH = 1024;
+
+/**
+ * Record ids as LMDB values: 8 bytes, big-endian, so that LMDB's byte order is their order. Decoded
+ * from LMDB's shared buffer without a copy (lmdb-js gives it as it is to an encoder that copies).
+ */
+const RECORD_IDS = {
+  encode(id: number): Buffer {
+    const bytes = Buffer.allocUnsafe(8);
+    bytes.writeUInt32BE(Math.floor(id / 2 ** 32), 0);
+    bytes.writeUInt32BE(id >>> 0, 4);
+    return bytes;
+  },
+  decode(bytes: Buffer): number {
+    return bytes.readUInt32BE(0) * 2 ** 32 + bytes.readUInt32BE(4);
+  },
+};
+
+/** Keys written as the bytes they are, and never read back (lmdb-js would copy each into a Buffer). */
+const UNREAD_KEYS = {
+  writeKey(key: Buffer, target: Buffer, start: number): number {
+    target.set(key, start);
+    return start + key.length;
+  },
+  readKey(): null {
+    return null;
+  },
+};
