@@ -41,6 +41,12 @@ describe('index entries', () => {
     expect([...index.idsInOrder(-1)]).toEqual([2 ** 40 + 5, 1, 9, 7, 3, 2]);
     expect([...index.idsInOrder(1, 2)]).toEqual([7, 9, 1, 2 ** 40 + 5]);
     expect([...index.idsInOrder(-1, 3)]).toEqual([7, 3, 2]);
+    expect(index.allIds()).toEqual([...index.idsInOrder(1)]);
+    expect(index.size()).toBe(6);
+    // Keys begin with a type's rank, some below what lmdb-js starts a walk at by default.
+    const low = table({ '\x01': [4], '\x00': [8], b: [1] });
+    expect(low.allIds()).toEqual([8, 4, 1]);
+    expect([...low.idsInOrder(1)]).toEqual([8, 4, 1]);
     storage.write(() => {
       index.remove(key('b'), 7);
       index.remove(key('b'), 8);

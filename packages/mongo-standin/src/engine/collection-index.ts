@@ -43,8 +43,11 @@ export class CollectionIndex {
   readonly isHashed: boolean;
   protected readonly partialFilter: DocumentPredicate | undefined;
 
-  /** Ranges walked since the last write, by their start and end keys (see `idsInRange`). */
-  private readonly walks = new Map<string, readonly number[]>();
+  /**
+   * Walks since the last write: ranges by their start and end keys (see `idsInRange`), as sets (their
+   * documents' ids in key order, to test candidates against), and the whole index's order as an array.
+   */
+  private readonly walks = new Map<string, Walk>();
   private walksGeneration = -1;
 
   constructor(
@@ -148,26 +151,22 @@ export class CollectionIndex {
   }
 
   /**
-   * Record ids in key order, as `idsInOrder` gives them. A walk that reaches the index's end is kept until
-   * the next write (see `walked`), when short enough: sorted pages among many candidates, each request a
-   * different filter, then pass over the ids in memory rather than walk LMDB. A walk stopped early (a page
-   * near the start) is not kept, and costs no more than it did.
+   * Record ids in key order, as `idsInOrder` gives them, read whole and kept until the next write (see
+   * `walked`) when the index holds few enough: sorted pages among many candidates, each request a
+   * different filter, then pass over the ids in memory rather than walk LMDB (a page's walk stops once it
+   * has its documents, so a walk given as it goes would seldom reach the end to be kept). A larger index
+   * is walked as it goes.
    */
   *keptIdsInOrder(direction: 1 | -1): Generator<number> {
-    const kept = this.keptWalk(WHOLE_INDEX);
-    if (kept) {
-      if (direction === 1) yield* kept;
-      else for (let at = kept.length - 1; at >= 0; at--) yield kept[at]!;
-      return;
+    let kept = this.keptWalk<readonly number[]>(WHOLE_INDEX);
+    if (!kept && this.table!.size() <= MAX_IDS_KEPT) {
+      const generation = this.generation();
+      kept = this.table!.allIds();
+      this.keepWalk(WHOLE_INDEX, kept, generation);
     }
-    const generation = this.generation();
-    const walk: number[] = [];
-    for (const id of this.idsInOrder(direction)) {
-      if (walk.length <= MAX_IDS_KEPT) walk.push(id);
-      yield id;
-    }
-    if (direction === -1) walk.reverse();
-    this.keepWalk(WHOLE_INDEX, walk, generation);
+    if (!kept) return yield* this.idsInOrder(direction);
+    if (direction === 1) yield* kept;
+    else for (let at = kept.length - 1; at >= 0; at--) yield kept[at]!;
   }
 
   /** Record ids of documents whose single-field key equals `value` (a superset when the key is cut). */
@@ -189,7 +188,7 @@ export class CollectionIndex {
    * key narrow only.
    */
   idsInRange({ low, lowIncluded, high, highIncluded }: RangeBounds): {
-    ids: readonly number[];
+    ids: ReadonlySet<number>;
     exact: boolean;
   } {
     const bound = low ?? high;
@@ -219,32 +218,33 @@ export class CollectionIndex {
    * together) walk the same range, often of thousands of entries. At most a few walks of a bounded length
    * are kept; none is while a write runs (it would see what the write may yet abort).
    */
-  private walked(start: Buffer, end: Buffer): readonly number[] {
+  private walked(start: Buffer, end: Buffer): ReadonlySet<number> {
     const key = `${start.length}:${start.toString('latin1')}${end.toString('latin1')}`;
-    const kept = this.keptWalk(key);
+    const kept = this.keptWalk<ReadonlySet<number>>(key);
     if (kept) return kept;
     const generation = this.generation();
-    const ids = this.idsBetween(start, end);
+    const ids = new Set(this.idsBetween(start, end));
     this.keepWalk(key, ids, generation);
     return ids;
   }
 
   /** A walk kept since the last write, if any. */
-  private keptWalk(key: string): readonly number[] | undefined {
+  private keptWalk<T extends Walk>(key: string): T | undefined {
     const generation = this.generation();
     if (generation !== this.walksGeneration) {
       this.walks.clear();
       this.walksGeneration = generation;
     }
-    return this.walks.get(key);
+    return this.walks.get(key) as T | undefined;
   }
 
   /**
    * Keeps a walk made at `generation` when nothing was written since (and none is being written: it would
    * see what the write may yet abort), and it is not too long.
    */
-  private keepWalk(key: string, ids: readonly number[], generation: number): void {
-    if (generation % 2 === 1 || generation !== this.generation() || ids.length > MAX_IDS_KEPT) return;
+  private keepWalk(key: string, ids: Walk, generation: number): void {
+    const count = 'size' in ids ? ids.size : ids.length;
+    if (generation % 2 === 1 || generation !== this.generation() || count > MAX_IDS_KEPT) return;
     if (this.walks.size >= MAX_WALKS_KEPT) this.walks.delete(this.walks.keys().next().value!);
     this.walks.set(key, ids);
   }
@@ -297,6 +297,8 @@ export class CollectionIndex {
     );
   }
 }
+
+type Walk = readonly number[] | ReadonlySet<number>;
 
 /** Appended to a key, a bound after it and before every greater key: encodings delimit themselves. */
 const AFTER_KEY = Buffer.from([0xff]);

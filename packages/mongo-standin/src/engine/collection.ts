@@ -40,7 +40,7 @@ export interface GeoReach {
 /** What an index gives for a filter: the record ids of its candidates, and whether just they match. */
 interface Narrowing {
   indexName: string;
-  ids: Set<number>;
+  ids: ReadonlySet<number>;
   /** Every candidate matches the whole filter: it need not be read to be counted or skipped. */
   exact: boolean;
 }
@@ -366,7 +366,7 @@ export class Collection {
       const rangeIndex = range && indexFor([range.low ?? range.high]);
       if (range && rangeIndex) {
         const found = rangeIndex.idsInRange(range);
-        consider({ indexName: rangeIndex.spec.name, ids: new Set(found.ids), exact: alone && found.exact });
+        consider({ indexName: rangeIndex.spec.name, ids: found.ids, exact: alone && found.exact });
       }
     }
     return best;

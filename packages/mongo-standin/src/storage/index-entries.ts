@@ -53,6 +53,19 @@ export class IndexEntries {
     return [...this.ids.getValues(key)];
   }
 
+  /** Every record id, in key order, read at once. */
+  allIds(): number[] {
+    const ids: number[] = [];
+    // From the lowest key: lmdb-js's default start is one for its own key encodings, not for these bytes.
+    for (const { value } of this.ids.getRange({ start: LOWEST_KEY })) ids.push(value);
+    return ids;
+  }
+
+  /** How many records the index holds, keys held by many counted once per record. */
+  size(): number {
+    return (this.entries.getStats() as { entryCount: number }).entryCount;
+  }
+
   /** Record ids under the keys from `start` (included) to `end` (excluded), in key then record order. */
   idsBetween(start: Buffer, end: Buffer): number[] {
     const ids: number[] = [];
@@ -112,6 +125,9 @@ export class IndexEntries {
     return [...this.entries.getRange({ ...range, limit: size })] as Entry[];
   }
 }
+
+/** At or below every key's bytes. */
+const LOWEST_KEY = Buffer.alloc(1);
 
 interface Entry {
   key: Buffer;
