@@ -47,6 +47,7 @@ describe('index entries', () => {
     const low = table({ '\x01': [4], '\x00': [8], b: [1] });
     expect(low.allIds()).toEqual([8, 4, 1]);
     expect([...low.idsInOrder(1)]).toEqual([8, 4, 1]);
+    expect([...low.idsInOrder(-1)]).toEqual([1, 4, 8]);
     storage.write(() => {
       index.remove(key('b'), 7);
       index.remove(key('b'), 8);
@@ -73,9 +74,32 @@ describe('index entries', () => {
     const all = [1, 2, ...many, 3];
     expect([...index.idsInOrder(1)]).toEqual(all);
     expect([...index.idsInOrder(-1)]).toEqual([...all].reverse());
-    for (const skip of [0, 1, 2, 17, 1_500, 5_001, 5_003])
+    for (const skip of [0, 1, 2, 17, 1_500, 4_000, 5_001, 5_003])
       expect([...index.idsInOrder(1, skip)]).toEqual(all.slice(skip));
     expect([...index.idsInOrder(-1, 1_000)]).toEqual([...all].reverse().slice(1_000));
+  });
+
+  it('take up a walk after a key removed whole meanwhile, and after records removed around the last given', () => {
+    const index = table({ a: range(1, 101), b: range(1, 101), c: [7] });
+    for (const direction of [1, -1] as const) {
+      const walk = index.idsInOrder(direction);
+      const given: number[] = [];
+      // The first batch (16 records) is read; the walk stands on its last, inside a's or c then b's records.
+      for (let i = 0; i < 16; i++) given.push(walk.next().value as number);
+      const standing = direction === 1 ? 'a' : 'b';
+      const last = given[given.length - 1]!;
+      storage.write(() => {
+        for (const id of range(1, 101)) index.remove(key(standing), id);
+        index.add(key(standing), last + direction);
+      });
+      for (const id of walk) given.push(id);
+      const rest = direction === 1 ? [...range(1, 101), 7] : [...range(1, 101)].reverse();
+      expect(given).toEqual([...given.slice(0, 16), last + direction, ...rest]);
+      storage.write(() => {
+        index.remove(key(standing), last + direction);
+        for (const id of range(1, 101)) index.add(key(standing), id);
+      });
+    }
   });
 
   it('take up a walk after the last record given when writes moved the entries before it, seeing what was written ahead', () => {

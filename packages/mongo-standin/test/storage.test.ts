@@ -270,20 +270,76 @@ describe('a data directory', () => {
       expect(await collection().find({ tags: 'new' }).toArray()).toEqual([
         { _id: -1, code: 'c5', tags: ['new'], at: 0 },
       ]);
+      // A table made after the rewrite is one of its own: building, using and dropping its index leaves
+      // the others whole (the rewrite's tables once took the counter's next names).
+      await collection().createIndex({ code: 1, at: 1 });
+      expect(await collection().countDocuments({ code: 'c7', at: 7 })).toBe(1);
+      await collection().dropIndex('code_1_at_1');
+      expect(await collection().findOne({ _id: 2999 })).toEqual(docs[2999]);
+      expect(await collection().countDocuments({ tags: 'all' })).toBe(2_999);
     } finally {
       await harness.stop();
     }
     const reopened = open({ path: dataDir, maxDbs: 10_000 });
     const again = reopened.openDB({ name: 'catalog', encoding: 'binary' });
     expect(BSON.deserialize(again.getBinary('\u0000meta')!).format).toBe(5);
-    // Each index in a table of its own again, the earlier tables gone.
+    // Each index in a table of its own again, the earlier tables gone, and the counter past every name.
     const rewritten = BSON.deserialize(again.getBinary('old\u0000docs')!);
-    for (const [before, after] of entry.indexes.map((index: { table: string }, i: number) => [
-      index.table,
-      rewritten.indexes[i].table,
-    ]))
-      expect(after).not.toBe(before);
+    const tables = new Set([...reopened.getKeys()].map(String));
+    const number = (table: string) => Number(table.slice(1));
+    for (const [i, index] of (entry.indexes as { table: string }[]).entries()) {
+      const table = rewritten.indexes[i].table as string;
+      expect(table).not.toBe(index.table);
+      expect(tables.has(table)).toBe(true);
+      expect(tables.has(index.table)).toBe(false);
+      expect(number(table)).toBeLessThan(BSON.deserialize(again.getBinary('\u0000meta')!).nextTable);
+    }
     await reopened.close();
+  });
+
+  it('written by format 4, whose index rewrite fails, is left as it was, and upgraded by the next start', async () => {
+    const dataDir = await makeDataDir();
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    let harness = await startHarness(dataDir);
+    const collection = () => harness.client.db('old').collection<{ _id: number; v: number }>('docs');
+    await collection().createIndex({ v: 1 });
+    await collection().insertMany([
+      { _id: 1, v: 10 },
+      { _id: 2, v: 20 },
+    ]);
+    await harness.stop();
+    let env = open({ path: dataDir, maxDbs: 10_000 });
+    let catalog = env.openDB({ name: 'catalog', encoding: 'binary' });
+    const entry = BSON.deserialize(catalog.getBinary('old\u0000docs')!);
+    writeEntryPerRecord(env, entry);
+    const meta = BSON.deserialize(catalog.getBinary('\u0000meta')!);
+    catalog.putSync('\u0000meta', Buffer.from(BSON.serialize({ ...meta, format: 4 })));
+    // An entry too short to end with a record id: the rewrite fails on it, as on a disk full part-way.
+    const vTable = (entry.indexes as { table: string }[])[1]!.table;
+    const earlier = env.openDB<Buffer, Buffer>(vTable, { keyEncoding: 'binary', encoding: 'binary' });
+    earlier.putSync(Buffer.from([1, 2]), Buffer.alloc(0));
+    await env.close();
+
+    await expect(startStandin({ port: 0, dataDir })).rejects.toThrow();
+    env = open({ path: dataDir, maxDbs: 10_000 });
+    catalog = env.openDB({ name: 'catalog', encoding: 'binary' });
+    expect(BSON.deserialize(catalog.getBinary('\u0000meta')!).format).toBe(4);
+    expect(BSON.deserialize(catalog.getBinary('old\u0000docs')!)).toEqual(entry);
+    env
+      .openDB<Buffer, Buffer>(vTable, { keyEncoding: 'binary', encoding: 'binary' })
+      .removeSync(Buffer.from([1, 2]));
+    await env.close();
+
+    harness = await startHarness(dataDir);
+    try {
+      expect(
+        await collection()
+          .find({ v: { $gte: 15 } })
+          .toArray(),
+      ).toEqual([{ _id: 2, v: 20 }]);
+    } finally {
+      await harness.stop();
+    }
   });
 
   it('written by a later format of the storage is refused, and left as it was', async () => {

@@ -154,13 +154,13 @@ export class CollectionIndex {
    * Record ids in key order, as `idsInOrder` gives them, read whole and kept until the next write (see
    * `walked`) when the index holds few enough: sorted pages among many candidates, each request a
    * different filter, then pass over the ids in memory rather than walk LMDB (a page's walk stops once it
-   * has its documents, so a walk given as it goes would seldom reach the end to be kept). A larger index
-   * is walked as it goes.
+   * has its documents, so a walk given as it goes would seldom reach the end to be kept). A larger index,
+   * or one read while a write runs (which could not keep it), is walked as it goes.
    */
   *keptIdsInOrder(direction: 1 | -1): Generator<number> {
     let kept = this.keptWalk<readonly number[]>(WHOLE_INDEX);
-    if (!kept && this.table!.size() <= MAX_IDS_KEPT) {
-      const generation = this.generation();
+    const generation = this.generation();
+    if (!kept && generation % 2 === 0 && this.table!.size() <= MAX_IDS_KEPT) {
       kept = this.table!.allIds();
       this.keepWalk(WHOLE_INDEX, kept, generation);
     }

@@ -9,7 +9,7 @@ import type { Database as Table, RootDatabase } from 'lmdb';
  *
  * LMDB walks duplicates only under one read snapshot, which a cursor read over minutes would hold (and
  * with it every page written meanwhile): walks in key order read a batch at a time and take up again
- * after the last entry they gave, seeing what was written since.
+ * after the last entry they gave (its key and record), seeing what was written since.
  */
 export class IndexEntries {
   private constructor(
@@ -80,52 +80,39 @@ export class IndexEntries {
   *idsInOrder(direction: 1 | -1, skip = 0): Generator<number> {
     const reverse = direction === -1;
     let size = FIRST_BATCH;
-    let batch = this.read({ reverse, offset: skip, size });
-    // How many of the last key's entries the walk has given: unknown while it is the key `skip` fell in.
-    let sameKey: number | undefined;
-    let last: Entry | undefined;
+    let batch = this.read({ reverse, offset: skip }, size);
     while (batch.length > 0) {
-      for (const entry of batch) {
-        if (last && entry.key.equals(last.key)) sameKey = sameKey === undefined ? undefined : sameKey + 1;
-        else sameKey = last || skip === 0 ? 1 : undefined;
-        last = entry;
-        yield entry.value;
-      }
+      for (const entry of batch) yield entry.value;
       size = Math.min(size * 4, LAST_BATCH);
-      batch = this.after(last!, sameKey, reverse, size);
+      batch = this.after(batch[batch.length - 1]!, reverse, size);
     }
   }
 
-  /** The entries following `last`, which was the `given`-th of its key the walk gave (when known). */
-  private after(last: Entry, given: number | undefined, reverse: boolean, size: number): Entry[] {
-    if (given !== undefined) {
-      // Skipped natively to the entry given last, if no write moved it: then what follows it.
-      const from = this.read({ reverse, start: last.key, offset: given - 1, size: size + 1 });
-      if (from[0]?.value === last.value && from[0].key.equals(last.key)) return from.slice(1);
-    }
-    // Its key's entries were written since (or the count is unknown): past them one by one.
-    const passed = (entry: Entry) =>
-      entry.key.equals(last.key) && (reverse ? entry.value >= last.value : entry.value <= last.value);
+  /**
+   * Up to `size` entries after `last` in the walk's direction, as they are now: the rest of its key's
+   * records (LMDB finds a record's place under its key directly, wherever writes moved it), then the keys
+   * after it.
+   */
+  private after(last: Entry, reverse: boolean, size: number): Entry[] {
     const entries: Entry[] = [];
-    for (const entry of this.entries.getRange({ start: last.key, reverse }) as Iterable<Entry>) {
-      if (passed(entry)) continue;
-      entries.push(entry);
-      if (entries.length === size) break;
-    }
-    return entries;
+    const rest = { start: last.value, exclusiveStart: true, reverse, limit: size };
+    for (const value of this.entries.getValues(last.key, rest)) entries.push({ key: last.key, value });
+    if (entries.length === size) return entries;
+    return entries.concat(
+      this.read({ reverse, start: last.key, exclusiveStart: true }, size - entries.length),
+    );
   }
 
-  /** Up to `size` entries, read at once under one snapshot. */
-  private read({
-    size,
-    ...range
-  }: {
-    reverse: boolean;
-    start?: Buffer;
-    offset: number;
-    size: number;
-  }): Entry[] {
-    return [...this.entries.getRange({ ...range, limit: size })] as Entry[];
+  /**
+   * Up to `size` entries, read at once under one snapshot. A reverse walk ends at the lowest key, included
+   * (lmdb-js's default end would leave out a key of one 0 byte).
+   */
+  private read(
+    range: { reverse: boolean; start?: Buffer; exclusiveStart?: boolean; offset?: number },
+    size: number,
+  ): Entry[] {
+    const end = range.reverse ? { end: LOWEST_KEY, inclusiveEnd: true } : {};
+    return [...this.entries.getRange({ ...range, ...end, limit: size })] as Entry[];
   }
 }
 
@@ -157,6 +144,12 @@ const RECORD_IDS = {
   },
   decode(bytes: Buffer): number {
     return bytes.readUInt32BE(0) * 2 ** 32 + bytes.readUInt32BE(4);
+  },
+  /** The same bytes written in place: how lmdb-js writes the record a walk of a key's records starts at. */
+  writeKey(id: number, target: Buffer, start: number): number {
+    target.writeUInt32BE(Math.floor(id / 2 ** 32), start);
+    target.writeUInt32BE(id >>> 0, start + 4);
+    return start + 8;
   },
 };
 
