@@ -146,6 +146,18 @@ function writeEntryPerRecord(env: RootDatabase, entry: Document): void {
   });
 }
 
+/** Rewrites a stopped stand-in's data directory as format 4 wrote it; the collection's catalog entry. */
+async function asFormat4(dataDir: string, collectionKey: string): Promise<Document> {
+  const env = open({ path: dataDir, maxDbs: 10_000 });
+  const catalog = env.openDB({ name: 'catalog', encoding: 'binary' });
+  const entry = BSON.deserialize(catalog.getBinary(collectionKey)!);
+  writeEntryPerRecord(env, entry);
+  const meta = BSON.deserialize(catalog.getBinary('\u0000meta')!);
+  catalog.putSync('\u0000meta', Buffer.from(BSON.serialize({ ...meta, format: 4 })));
+  await env.close();
+  return entry;
+}
+
 describe('a data directory', () => {
   it('in the earlier journal format is refused with a message saying what to do', async () => {
     const dataDir = await makeDataDir();
@@ -229,13 +241,7 @@ describe('a data directory', () => {
     await collection().createIndex({ at: 1 });
     await collection().insertMany(docs);
     await harness.stop();
-    const env = open({ path: dataDir, maxDbs: 10_000 });
-    const catalog = env.openDB({ name: 'catalog', encoding: 'binary' });
-    const entry = BSON.deserialize(catalog.getBinary('old\u0000docs')!);
-    writeEntryPerRecord(env, entry);
-    const meta = BSON.deserialize(catalog.getBinary('\u0000meta')!);
-    catalog.putSync('\u0000meta', Buffer.from(BSON.serialize({ ...meta, format: 4 })));
-    await env.close();
+    const entry = await asFormat4(dataDir, 'old\u0000docs');
 
     harness = await startHarness(dataDir);
     try {
@@ -308,21 +314,18 @@ describe('a data directory', () => {
       { _id: 2, v: 20 },
     ]);
     await harness.stop();
-    let env = open({ path: dataDir, maxDbs: 10_000 });
-    let catalog = env.openDB({ name: 'catalog', encoding: 'binary' });
-    const entry = BSON.deserialize(catalog.getBinary('old\u0000docs')!);
-    writeEntryPerRecord(env, entry);
-    const meta = BSON.deserialize(catalog.getBinary('\u0000meta')!);
-    catalog.putSync('\u0000meta', Buffer.from(BSON.serialize({ ...meta, format: 4 })));
+    const entry = await asFormat4(dataDir, 'old\u0000docs');
     // An entry too short to end with a record id: the rewrite fails on it, as on a disk full part-way.
     const vTable = (entry.indexes as { table: string }[])[1]!.table;
-    const earlier = env.openDB<Buffer, Buffer>(vTable, { keyEncoding: 'binary', encoding: 'binary' });
-    earlier.putSync(Buffer.from([1, 2]), Buffer.alloc(0));
+    let env = open({ path: dataDir, maxDbs: 10_000 });
+    env
+      .openDB<Buffer, Buffer>(vTable, { keyEncoding: 'binary', encoding: 'binary' })
+      .putSync(Buffer.from([1, 2]), Buffer.alloc(0));
     await env.close();
 
     await expect(startStandin({ port: 0, dataDir })).rejects.toThrow();
     env = open({ path: dataDir, maxDbs: 10_000 });
-    catalog = env.openDB({ name: 'catalog', encoding: 'binary' });
+    const catalog = env.openDB({ name: 'catalog', encoding: 'binary' });
     expect(BSON.deserialize(catalog.getBinary('\u0000meta')!).format).toBe(4);
     expect(BSON.deserialize(catalog.getBinary('old\u0000docs')!)).toEqual(entry);
     env
