@@ -91,6 +91,7 @@ export class CollectionIndex {
   protected keyEntries(doc: Document): KeyEntry[] {
     if (!this.isHashed) return [];
     if (this.partialFilter && !this.partialFilter(doc)) return [];
+    if (this.fields.length === 1) return this.singleFieldEntries(pathValues(doc, this.fields[0]!));
     const perField = this.fields.map((field) => pathValues(doc, field));
     if (this.spec.sparse && perField.every((values) => values.length === 0)) return [];
     let combos: unknown[][] = [[]];
@@ -104,6 +105,19 @@ export class CollectionIndex {
       const { key, truncated } = storedKey(values);
       const hex = key.toString('latin1');
       if (!entries.has(hex)) entries.set(hex, { key, truncated, values });
+    }
+    return [...entries.values()];
+  }
+
+  /** `keyEntries` of a single-field index (most are): each distinct value's key, without combining fields. */
+  private singleFieldEntries(values: unknown[]): KeyEntry[] {
+    if (values.length === 0) return this.spec.sparse ? [] : [{ ...storedKey([null]), values: [null] }];
+    if (values.length === 1) return [{ ...storedKey(values), values }];
+    const entries = new Map<string, KeyEntry>();
+    for (const value of values) {
+      const { key, truncated } = storedKey([value]);
+      const bytes = key.toString('latin1');
+      if (!entries.has(bytes)) entries.set(bytes, { key, truncated, values: [value] });
     }
     return [...entries.values()];
   }
