@@ -145,7 +145,10 @@ const RECORD_IDS = {
   decode(bytes: Buffer): number {
     return bytes.readUInt32BE(0) * 2 ** 32 + bytes.readUInt32BE(4);
   },
-  /** The same bytes written in place: how lmdb-js writes the record a walk of a key's records starts at. */
+  /**
+   * The same bytes written in place: how lmdb-js writes the record a walk of a key's records starts at.
+   * (lmdb-js's `doesExist(key, id)` hands this the id already encoded, and so answers wrongly here: not used.)
+   */
   writeKey(id: number, target: Buffer, start: number): number {
     target.writeUInt32BE(Math.floor(id / 2 ** 32), start);
     target.writeUInt32BE(id >>> 0, start + 4);

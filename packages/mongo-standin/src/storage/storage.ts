@@ -114,14 +114,12 @@ export class Storage {
     const stored = storage.catalog.get(META_KEY);
     const meta = stored === undefined ? { format: FORMAT, nextTable: 1 } : decodeDocument(stored);
     const format = meta.format as number;
-    if (stored === undefined) {
-      storage.write(() => storage.catalog.putSync(META_KEY, Buffer.from(encodeDocument(meta))));
-    } else if (ENTRY_PER_RECORD_FORMATS.includes(format)) {
+    if (stored === undefined || ENTRY_PER_RECORD_FORMATS.includes(format)) {
       try {
         storage.write(() => {
-          storage.rewriteIndexes();
+          if (stored !== undefined) storage.rewriteIndexes();
           // Read again: the rewrite named new tables, which moved the counter on.
-          const named = decodeDocument(storage.catalog.get(META_KEY)!);
+          const named = stored === undefined ? meta : decodeDocument(storage.catalog.get(META_KEY)!);
           storage.catalog.putSync(META_KEY, Buffer.from(encodeDocument({ ...named, format: FORMAT })));
         });
       } catch (error) {
