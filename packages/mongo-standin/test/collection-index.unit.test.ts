@@ -1,27 +1,15 @@
 import { ObjectId, type Document } from 'bson';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Collection } from '../src/engine/collection.ts';
 import { Database } from '../src/engine/database.ts';
-import { Storage } from '../src/storage/storage.ts';
+import { fileStorage } from './support/file-storage.ts';
 
-let dataDir: string;
-let storage: Storage;
-beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'standin-index-'));
-  storage = await Storage.open(dataDir);
-});
-afterAll(async () => {
-  await storage.close();
-  await rm(dataDir, { recursive: true, force: true });
-});
+const storage = fileStorage('standin-index-');
 
 let collections = 0;
 /** A new collection in the storage; its writes commit one by one (no command transaction around them). */
 function collection(): Collection {
-  return new Database('db', storage, []).createCollection(`c${collections++}`, {});
+  return new Database('db', storage(), []).createCollection(`c${collections++}`, {});
 }
 
 describe('index planning', () => {

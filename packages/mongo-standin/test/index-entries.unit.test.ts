@@ -1,28 +1,16 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { IndexEntries } from '../src/storage/index-entries.ts';
-import { Storage } from '../src/storage/storage.ts';
+import { fileStorage } from './support/file-storage.ts';
 
-let dataDir: string;
-let storage: Storage;
-beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'standin-entries-'));
-  storage = await Storage.open(dataDir);
-});
-afterAll(async () => {
-  await storage.close();
-  await rm(dataDir, { recursive: true, force: true });
-});
+const storage = fileStorage('standin-entries-');
 
 const key = (text: string) => Buffer.from(text, 'latin1');
 
 /** A new index table holding, for each key, the record ids given. */
 function table(entries: Record<string, number[]>): IndexEntries {
-  const name = storage.write(() => storage.newTableName('i'));
-  const index = storage.index(name);
-  storage.write(() => {
+  const name = storage().write(() => storage().newTableName('i'));
+  const index = storage().index(name);
+  storage().write(() => {
     for (const [text, ids] of Object.entries(entries)) for (const id of ids) index.add(key(text), id);
   });
   return index;
@@ -48,7 +36,7 @@ describe('index entries', () => {
     expect(low.allIds()).toEqual([8, 4, 1]);
     expect([...low.idsInOrder(1)]).toEqual([8, 4, 1]);
     expect([...low.idsInOrder(-1)]).toEqual([1, 4, 8]);
-    storage.write(() => {
+    storage().write(() => {
       index.remove(key('b'), 7);
       index.remove(key('b'), 8);
       index.remove(key('a'), 2);
@@ -57,14 +45,14 @@ describe('index entries', () => {
   });
 
   it('are measured without disturbing the table: records added after still show under their key', () => {
-    const name = storage.write(() => storage.newTableName('i'));
-    const index = storage.index(name);
-    storage.write(() => {
+    const name = storage().write(() => storage().newTableName('i'));
+    const index = storage().index(name);
+    storage().write(() => {
       for (let id = 1; id <= 2_000; id++) index.add(key(`k${id % 50}`), id);
     });
     // At least 8 bytes a record: the records of keys held by many are in trees LMDB does not count.
-    expect(storage.indexBytes(name)).toBeGreaterThan(2_000 * 8);
-    storage.write(() => index.add(key('k7'), 5_000));
+    expect(storage().indexBytes(name)).toBeGreaterThan(2_000 * 8);
+    storage().write(() => index.add(key('k7'), 5_000));
     expect(index.idsUnder(key('k7'))).toEqual([...range(0, 40).map((i) => i * 50 + 7), 5_000]);
   });
 
@@ -88,14 +76,14 @@ describe('index entries', () => {
       for (let i = 0; i < 16; i++) given.push(walk.next().value as number);
       const standing = direction === 1 ? 'a' : 'b';
       const last = given[given.length - 1]!;
-      storage.write(() => {
+      storage().write(() => {
         for (const id of range(1, 101)) index.remove(key(standing), id);
         index.add(key(standing), last + direction);
       });
       for (const id of walk) given.push(id);
       const rest = direction === 1 ? [...range(1, 101), 7] : [...range(1, 101)].reverse();
       expect(given).toEqual([...given.slice(0, 16), last + direction, ...rest]);
-      storage.write(() => {
+      storage().write(() => {
         index.remove(key(standing), last + direction);
         for (const id of range(1, 101)) index.add(key(standing), id);
       });
@@ -111,7 +99,7 @@ describe('index entries', () => {
       for (let i = 0; i < 100; i++) given.push(walk.next().value as number);
       // Behind the walk: records removed and added under the key it is in; ahead: one added.
       const behind = direction === 1 ? [10, 20, 30] : [30_000, 29_990];
-      storage.write(() => {
+      storage().write(() => {
         for (const id of behind) index.remove(key('many'), id);
         index.add(key('many'), direction === 1 ? 15 : 29_995);
         index.add(key('many'), direction === 1 ? 25_005 : 15);
@@ -131,7 +119,7 @@ describe('index entries', () => {
               10,
             ];
       expect(given).toEqual(expected);
-      storage.write(() => {
+      storage().write(() => {
         for (const id of behind) index.add(key('many'), id);
         index.remove(key('many'), 15);
         index.remove(key('many'), 29_995);

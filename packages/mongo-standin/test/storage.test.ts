@@ -434,4 +434,37 @@ describe('large fields', () => {
       await harness.stop();
     }
   });
+
+  it('missing from their table (a damaged directory) fail the read that needs them with an InternalError naming the record, and no other', async () => {
+    const dataDir = await makeDataDir();
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    const large = 'word '.repeat(2_000);
+    let harness = await startHarness(dataDir);
+    const collection = () =>
+      harness.client.db('damaged').collection<{ _id: number; large: string; small: number }>('docs');
+    await collection().insertMany([1, 2].map((_id) => ({ _id, large, small: _id })));
+    await harness.stop();
+    const env = open({ path: dataDir, maxDbs: 10_000 });
+    const { table } = BSON.deserialize(
+      env.openDB({ name: 'catalog', encoding: 'binary' }).getBinary('damaged\u0000docs')!,
+    );
+    env.openDB({ name: `${table}a`, encoding: 'binary', compression: { threshold: 200 } }).removeSync(1);
+    await env.close();
+
+    harness = await startHarness(dataDir);
+    try {
+      await expect(collection().findOne({ _id: 1 })).rejects.toMatchObject({
+        code: 1,
+        message: expect.stringMatching(/fields kept apart from record 1 of damaged\.docs are missing/),
+      });
+      // The head alone still reads, and so does every other document.
+      expect(await collection().findOne({ _id: 1 }, { projection: { small: 1 } })).toEqual({
+        _id: 1,
+        small: 1,
+      });
+      expect(await collection().findOne({ _id: 2 })).toEqual({ _id: 2, large, small: 2 });
+    } finally {
+      await harness.stop();
+    }
+  });
 });

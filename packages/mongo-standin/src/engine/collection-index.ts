@@ -13,8 +13,6 @@ export type DocumentPredicate = (doc: Document) => boolean;
 /** Range walks an index keeps between writes, and the most ids one may hold to be kept. */
 const MAX_WALKS_KEPT = 4;
 const MAX_IDS_KEPT = 100_000;
-/** The key of a walk of the whole index, which no range's key is. */
-const WHOLE_INDEX = '';
 
 /** A range condition's bounds, of one type (see `Collection`'s planner). */
 export interface RangeBounds {
@@ -43,11 +41,10 @@ export class CollectionIndex {
   readonly isHashed: boolean;
   protected readonly partialFilter: DocumentPredicate | undefined;
 
-  /**
-   * Walks since the last write: ranges by their start and end keys (see `idsInRange`), as sets (their
-   * documents' ids in key order, to test candidates against), and the whole index's order as an array.
-   */
-  private readonly walks = new Map<string, Walk>();
+  /** Ranges walked since the last write, by their start and end keys (see `idsInRange`). */
+  private readonly walks = new Map<string, ReadonlySet<number>>();
+  /** The whole index's order read since the last write (see `keptIdsInOrder`). */
+  private wholeOrder: readonly number[] | undefined;
   private walksGeneration = -1;
 
   constructor(
@@ -172,11 +169,12 @@ export class CollectionIndex {
    * or one read while a write runs (which could not keep it), is walked as it goes.
    */
   *keptIdsInOrder(direction: 1 | -1): Generator<number> {
-    let kept = this.keptWalk<readonly number[]>(WHOLE_INDEX);
+    this.forgetStaleWalks();
+    let kept = this.wholeOrder;
     const generation = this.generation();
     if (!kept && generation % 2 === 0 && this.table!.size() <= MAX_IDS_KEPT) {
       kept = this.table!.allIds();
-      this.keepWalk(WHOLE_INDEX, kept, generation);
+      if (this.keeps(generation, kept.length)) this.wholeOrder = kept;
     }
     if (!kept) return yield* this.idsInOrder(direction);
     if (direction === 1) yield* kept;
@@ -233,34 +231,34 @@ export class CollectionIndex {
    * are kept; none is while a write runs (it would see what the write may yet abort).
    */
   private walked(start: Buffer, end: Buffer): ReadonlySet<number> {
+    this.forgetStaleWalks();
     const key = `${start.length}:${start.toString('latin1')}${end.toString('latin1')}`;
-    const kept = this.keptWalk<ReadonlySet<number>>(key);
+    const kept = this.walks.get(key);
     if (kept) return kept;
     const generation = this.generation();
     const ids = new Set(this.idsBetween(start, end));
-    this.keepWalk(key, ids, generation);
+    if (this.keeps(generation, ids.size)) {
+      if (this.walks.size >= MAX_WALKS_KEPT) this.walks.delete(this.walks.keys().next().value!);
+      this.walks.set(key, ids);
+    }
     return ids;
   }
 
-  /** A walk kept since the last write, if any. */
-  private keptWalk<T extends Walk>(key: string): T | undefined {
+  /** Drops the walks kept before the last write. */
+  private forgetStaleWalks(): void {
     const generation = this.generation();
-    if (generation !== this.walksGeneration) {
-      this.walks.clear();
-      this.walksGeneration = generation;
-    }
-    return this.walks.get(key) as T | undefined;
+    if (generation === this.walksGeneration) return;
+    this.walks.clear();
+    this.wholeOrder = undefined;
+    this.walksGeneration = generation;
   }
 
   /**
-   * Keeps a walk made at `generation` when nothing was written since (and none is being written: it would
-   * see what the write may yet abort), and it is not too long.
+   * Whether a walk of `count` ids made at `generation` may be kept: nothing was written since, none is being
+   * written (it would see what the write may yet abort), and it is not too long.
    */
-  private keepWalk(key: string, ids: Walk, generation: number): void {
-    const count = 'size' in ids ? ids.size : ids.length;
-    if (generation % 2 === 1 || generation !== this.generation() || count > MAX_IDS_KEPT) return;
-    if (this.walks.size >= MAX_WALKS_KEPT) this.walks.delete(this.walks.keys().next().value!);
-    this.walks.set(key, ids);
+  private keeps(generation: number, count: number): boolean {
+    return generation % 2 === 0 && generation === this.generation() && count <= MAX_IDS_KEPT;
   }
 
   protected idsUnder(key: Buffer): number[] {
@@ -311,8 +309,6 @@ export class CollectionIndex {
     );
   }
 }
-
-type Walk = readonly number[] | ReadonlySet<number>;
 
 /** Appended to a key, a bound after it and before every greater key: encodings delimit themselves. */
 const AFTER_KEY = Buffer.from([0xff]);

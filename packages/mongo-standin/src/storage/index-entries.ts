@@ -66,7 +66,7 @@ export class IndexEntries {
 
   /** How many records the index holds, keys held by many counted once per record. */
   size(): number {
-    return (this.entries.getStats() as { entryCount: number }).entryCount;
+    return (this.stats() as { entryCount: number }).entryCount;
   }
 
   /** Record ids under the keys from `start` (included) to `end` (excluded), in key then record order. */
@@ -138,8 +138,7 @@ const LAST_BATCH = 1024;
 const RECORD_IDS = {
   encode(id: number): Buffer {
     const bytes = Buffer.allocUnsafe(8);
-    bytes.writeUInt32BE(Math.floor(id / 2 ** 32), 0);
-    bytes.writeUInt32BE(id >>> 0, 4);
+    RECORD_IDS.writeKey(id, bytes, 0);
     return bytes;
   },
   decode(bytes: Buffer): number {
