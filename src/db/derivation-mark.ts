@@ -5,9 +5,10 @@ import { DERIVATION_MARK, hasDirectoryDocuments } from './collections.ts';
  * What an import derives from the records it stores (search words, eligible ages, opening hours, served
  * forms), numbered: raised by every release that changes it, so that a server started on documents an
  * earlier release derived says that `npm run rebuild` is due, rather than serving filters that match none
- * of them. 1: search by stems and addresses (issue #22), ages and opening hours (issue #23).
+ * of them. 1: search by stems and addresses (issue #22), ages and opening hours (issue #23). 2: services'
+ * served forms without their organization, spliced in when read (issue #18).
  */
-export const DERIVATION = 1;
+export const DERIVATION = 2;
 
 const MARK_ID = 'documents';
 
@@ -16,7 +17,7 @@ export const staleDerivationMessage = (stored: number | null): string =>
   (stored === null
     ? 'the stored documents carry no derivation mark (derived before releases marked it, or restored without it)'
     : 'the stored documents were derived by an earlier release') +
-  ': run `npm run rebuild` (search, ages and opening hours may miss them until then; docs/operations.md, Upgrading)';
+  ': run `npm run rebuild` (until then they are found and served as that release stored them; docs/operations.md, Upgrading)';
 
 interface Mark {
   _id: string;

@@ -40,7 +40,7 @@ export function soleStoredBytes(document: Uint8Array, field: '_json' | '_item'):
 }
 
 /**
- * Whether a root's documents keep the whole record as served (`_json`). Organizations do not: their
- * `services` are joined when they are read (ids, or full services with `full_service=true`).
+ * Whether a root's documents keep the whole record as served (`_json`). Organizations do not: theirs
+ * leaves out their `services`, joined when they are read (ids, or full services with `full_service=true`).
  */
 export const storesWholeRecord = (root: RootEntity): boolean => root !== 'organization';

@@ -18,6 +18,7 @@ export const INTERNAL_FIELDS = [
   '_item',
   '_etag',
   '_head',
+  '_organization_at',
   '_input',
   '_age_min',
   '_age_max',

@@ -13,6 +13,7 @@ import { servedBytes, soleStoredBytes, storesWholeRecord } from '../db/served-by
 import { isJsonObject } from '../json.ts';
 import { ownForm, splicedRecords, type SplicedForm } from '../db/spliced-service.ts';
 import { readAhead } from '../db/read-ahead.ts';
+import { ORGANIZATION_SPLICE, servedServices } from '../db/spliced-organization.ts';
 
 const COMMA = Buffer.from(',');
 const PAGE_END = Buffer.from(']}');
@@ -91,12 +92,20 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
     // with its service spliced in).
     const field = parameters.full === true ? '_json' : '_item';
     const batchSize = field === '_json' ? STREAM_BATCH.full : STREAM_BATCH.item;
+    // Spliced when read: a service at location's service, a whole service's organization.
     const splicing = endpoint.entity === 'service_at_location';
-    const served = splicing ? { _id: 0, ...ownForm(field) } : { _id: 0, [field]: 1 };
+    const withOrganization = endpoint.entity === 'service' && field === '_json';
+    const served = splicing
+      ? { _id: 0, ...ownForm(field) }
+      : { _id: 0, [field]: 1, ...(withOrganization ? ORGANIZATION_SPLICE : {}) };
     // A stored form alone is read undecoded: its bytes are all that is sent.
-    const raw = !splicing;
+    const raw = !splicing && !withOrganization;
     const forms = (cursor: AsyncIterable<Document>) =>
-      splicing ? splicedForms(context.db, cursor, field, batchSize) : rawForms(field, cursor);
+      splicing
+        ? splicedForms(context.db, cursor, field, batchSize)
+        : withOrganization
+          ? organizationSplicedForms(context.db, cursor, batchSize)
+          : rawForms(field, cursor);
     if (parameters.format === 'ndjson') {
       const cursor = open(context, endpoint, query, served, { batchSize, raw });
       return await sendNdjson(ctx, forms(readAhead(cursor)));
@@ -134,6 +143,17 @@ async function* splicedForms(
 ): AsyncGenerator<SerializedJson> {
   for await (const pairings of chunked(cursor, batchSize)) {
     for (const record of await splicedRecords(db, pairings, form)) yield new SerializedJson(record);
+  }
+}
+
+/** Whole services: a batch at a time, each batch's organizations read with one query and spliced in. */
+async function* organizationSplicedForms(
+  db: Db,
+  cursor: AsyncIterable<Document>,
+  batchSize: number,
+): AsyncGenerator<SerializedJson> {
+  for await (const services of chunked(cursor, batchSize)) {
+    for (const record of await servedServices(db, services)) yield new SerializedJson(record);
   }
 }
 

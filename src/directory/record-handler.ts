@@ -5,10 +5,17 @@ import { parseListParameters } from './list-params.ts';
 import type { Endpoint, QueryContext } from './endpoints.ts';
 import { attachServices } from './organization-services.ts';
 import { fullProjectionWithChangeTimes, takeChangeTimes } from '../db/served-fields.ts';
-import { storedBytes, storesWholeRecord } from '../db/served-bytes.ts';
+import { storesWholeRecord } from '../db/served-bytes.ts';
 import { BatchedLookup } from '../db/batched-lookup.ts';
 import { documentCollection } from '../db/collections.ts';
-import { ownForm, serviceForm, servedRecord, serviceIdOf } from '../db/spliced-service.ts';
+import { organizationIdOf, ownForm, serviceForm, servedRecord, serviceIdOf } from '../db/spliced-service.ts';
+import {
+  ORGANIZATION_FORM,
+  ORGANIZATION_SPLICE,
+  organizationFormOf,
+  organizationToSplice,
+  servedService,
+} from '../db/spliced-organization.ts';
 import { entityTag } from '../http/entity-tag.ts';
 import { latestTime } from './latest-time.ts';
 
@@ -24,6 +31,10 @@ export function recordHandler(endpoint: Endpoint, { db, tombstoneDays, unknownPa
   const serviceHeads = splicing
     ? new BatchedLookup(db, documentCollection.service, serviceForm('_json'))
     : undefined;
+  // A service's organization, spliced into it (and so into its services at location).
+  const organizations = new BatchedLookup(db, documentCollection.organization, ORGANIZATION_FORM);
+  const organizationForm = async (id: string | undefined) =>
+    id === undefined ? undefined : organizationFormOf(db, id, await organizations.find(id));
   return async (ctx: Context) => {
     const id = (ctx.params as { id: string }).id;
     const what = endpoint.entity.replace(/_/g, ' ');
@@ -48,10 +59,26 @@ export function recordHandler(endpoint: Endpoint, { db, tombstoneDays, unknownPa
       const stored = await servedForms.find(id);
       if (!stored) throw await missing();
       setLastModified(ctx, latestTime(stored._modified) ?? latestTime(stored._changed));
-      const [serviceId] = serviceIdOf(stored);
-      const body = serviceHeads
-        ? servedRecord(stored, serviceId === undefined ? null : await serviceHeads.find(serviceId))
-        : storedBytes(stored._json);
+      let body: Buffer;
+      if (serviceHeads) {
+        // The service and the organization the pairing names, read together; the service's own if it has
+        // changed since (its pairing not yet written again).
+        const [serviceId] = serviceIdOf(stored);
+        const [named] = organizationIdOf(stored);
+        const [service, organization] = await Promise.all([
+          serviceId === undefined ? null : serviceHeads.find(serviceId),
+          organizationForm(named),
+        ]);
+        const current = service ? organizationToSplice(service) : undefined;
+        body = servedRecord(
+          stored,
+          service,
+          '_json',
+          current === named ? organization : await organizationForm(current),
+        );
+      } else {
+        body = servedService(stored, await organizationForm(organizationToSplice(stored)));
+      }
       ctx.state.entityTag = serviceHeads ? entityTag(body) : stored._etag;
       ctx.type = 'application/json';
       ctx.body = body;
@@ -69,10 +96,18 @@ export function recordHandler(endpoint: Endpoint, { db, tombstoneDays, unknownPa
 }
 
 /**
- * Top-level fields only: `_modified` is `last_modified` as a date (the service's, in a service at location),
+ * Top-level fields only (and for a service, its organization's id and where it goes): `_modified` is `last_modified` as a date (the service's, in a service at location),
  * `_changed` when the document last changed (for records without a last_modified).
  */
-const SERVED_FORM = { _id: 0, id: 1, _json: 1, _etag: 1, _modified: 1, _changed: 1 };
+const SERVED_FORM = {
+  _id: 0,
+  id: 1,
+  _json: 1,
+  _etag: 1,
+  _modified: 1,
+  _changed: 1,
+  ...ORGANIZATION_SPLICE,
+};
 /** A service at location's: its own part and its service's id (its ETag is taken from the spliced bytes). */
 const PAIRING_FORM = { _id: 0, id: 1, ...ownForm('_json'), _modified: 1, _changed: 1 };
 

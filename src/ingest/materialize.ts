@@ -81,8 +81,8 @@ export interface MaterializeOptions {
  * every document that shows a touched entity (found through its `_deps` list: parent-chain.ts), and the
  * services at location of every service rebuilt (whose served record changed, or, on a rerun after a
  * crash or an outage, may have changed before its services at location were written).
- * Services go first: services at location are taken from their fresh documents (with the final
- * `last_modified`).
+ * Organizations go first, then services (MATERIALIZED_ORDER): services at location are taken from their
+ * services' fresh documents (with the final `last_modified`).
  */
 export async function materialize(
   db: Db,
@@ -115,7 +115,7 @@ export async function materialize(
   const writes = new WorkBehind();
   try {
     await settleUnpublished(db, beforeWrite);
-    for (const root of rootEntities) {
+    for (const root of MATERIALIZED_ORDER) {
       // Services at location are taken from the services written here; those not kept in memory (past
       // MAX_FRESH_SERVICES, or removed) are read back, once their writes have landed.
       if (root === 'service_at_location' && rebuiltServices.some((id) => !services.has(id)))
@@ -300,11 +300,12 @@ async function rebuild(
  * What a document stores. Services and services at location, the many and large ones, store their served
  * forms and the fields their queries read, not the record's fields beside them: `_json` (the record as
  * served, with its strong ETag `_etag`) and `_item` (its list shape), serialized once here rather than on
- * every read. A service's `_json` puts its services at location last, `_head` bytes before them, and a
- * service at location's `_json` and `_item` leave its service out (spliced in when read: see
- * src/db/spliced-service.ts). The other
- * roots, few and small, keep the record's fields too, which their queries and joins read; organizations
- * have no whole served form: their `services` are joined when they are read.
+ * every read. A service's `_json` leaves its organization out and puts its services at location last,
+ * `_head` bytes in, where the organization goes (`_organization_at`: src/db/spliced-organization.ts); a
+ * service at location's `_json` and `_item` leave its service out (src/db/spliced-service.ts). The other
+ * roots, few and small, keep the record's fields too, which their queries and joins read; an
+ * organization's `_json` is its record as its services nest it, without its own `services`, which its
+ * endpoint joins when read.
  */
 function storedDocument(
   root: RootEntity,
@@ -314,14 +315,19 @@ function storedDocument(
 ): { stored: Document; alone?: string } {
   if (root === 'service') {
     const _item = servedBytes(JSON.stringify(listItemOf(root, document)));
-    const { service_at_locations: pairings, ...alone } = document;
-    const aloneJson = JSON.stringify(alone);
-    const json =
-      pairings === undefined
-        ? aloneJson
-        : `${aloneJson.slice(0, -1)}${aloneJson.length > 2 ? ',' : ''}"service_at_locations":${JSON.stringify(pairings)}}`;
-    const _json = servedBytes(json);
-    const organizationId = (document.organization as Json | undefined)?.id;
+    const { service_at_locations: pairings, organization, ...own } = document;
+    // What the service's services at location nest of it: its own fields, then its organization.
+    const ownJson = JSON.stringify(own);
+    const at = Buffer.byteLength(ownJson) - 1;
+    const alone =
+      organization === undefined ? ownJson : withField(ownJson, 'organization', JSON.stringify(organization));
+    const pairingsJson = pairings === undefined ? undefined : JSON.stringify(pairings);
+    const last = (json: string) =>
+      pairingsJson === undefined ? json : withField(json, 'service_at_locations', pairingsJson);
+    const served = last(alone);
+    // Stored without the organization, which is spliced in when read (src/db/spliced-organization.ts).
+    const stored = last(ownJson);
+    const organizationId = (organization as Json | undefined)?.id;
     return {
       stored: {
         id: document.id,
@@ -329,12 +335,13 @@ function storedDocument(
         ...(organizationId === undefined ? {} : { organization: { id: organizationId } }),
         ...bookkeeping,
         _deps: dependencyIds(root, document),
-        _json,
-        _head: Buffer.byteLength(aloneJson) - 1,
-        _etag: entityTag(_json),
+        _json: servedBytes(stored),
+        _head: at,
+        ...(organization === undefined ? {} : { _organization_at: at }),
+        _etag: entityTag(served),
         _item,
       },
-      alone: aloneJson,
+      alone,
     };
   }
   if (root === 'service_at_location') {
@@ -359,18 +366,31 @@ function storedDocument(
       },
     };
   }
-  const whole = storesWholeRecord(root)
-    ? (() => {
-        // Without a last_modified, the document's JSON is the content's, already serialized.
-        const _json = servedBytes('last_modified' in document ? JSON.stringify(document) : contentJson);
-        return { _json, _etag: entityTag(_json) };
-      })()
-    : {};
+  // Without a last_modified, the document's JSON is the content's, already serialized. An organization's
+  // is its record as its services nest it (its endpoint joins its services when read): no ETag of its own.
+  const _json = servedBytes('last_modified' in document ? JSON.stringify(document) : contentJson);
+  const whole = storesWholeRecord(root) ? { _json, _etag: entityTag(_json) } : { _json };
   const _item = servedBytes(JSON.stringify(listItemOf(root, document)));
   return { stored: { ...document, ...bookkeeping, _deps: dependencyIds(root, document), ...whole, _item } };
 }
 
 const NONE: ReadonlyMap<string, string> = new Map();
+
+/**
+ * Organizations first, whose served form their services splice in when read (a service written before
+ * its organization would be served without it meanwhile); then services, whose fresh documents give
+ * their services at location theirs.
+ */
+const MATERIALIZED_ORDER: readonly RootEntity[] = [
+  'organization',
+  'service',
+  'service_at_location',
+  ...rootEntities.filter((root) => !['organization', 'service', 'service_at_location'].includes(root)),
+];
+
+/** A JSON object's text with one more field at its end, its value given as JSON text. */
+const withField = (objectJson: string, name: string, valueJson: string): string =>
+  `${objectJson.slice(0, -1)}${objectJson.length > 2 ? ',' : ''}${JSON.stringify(name)}:${valueJson}}`;
 
 /**
  * The change feed's entries for one chunk of roots: each record whose served form changed or went, and

@@ -1,7 +1,12 @@
 import type { Db } from 'mongodb';
 import { documentCollection } from '../db/collections.ts';
 import { serviceForm } from '../db/spliced-service.ts';
-import { storedBytes } from '../db/served-bytes.ts';
+import {
+  organizationForms,
+  organizationToSplice,
+  servedService,
+  servicePieces,
+} from '../db/spliced-organization.ts';
 import { composeRoots } from './compose.ts';
 import { relations } from '../hsds/entities.ts';
 import type { RowSource } from './row-source.ts';
@@ -46,13 +51,23 @@ export async function composeServiceAtLocations(
     else unread.add(serviceId);
   }
   if (unread.size > 0) {
-    for await (const stored of db
+    const stored = await db
       .collection(documentCollection.service)
-      .find({ id: { $in: [...unread] } }, { projection: serviceForm('_json') })) {
-      const json = storedBytes(stored._json);
-      services.set(stored.id as string, {
-        document: JSON.parse(json.toString('utf8')) as Json,
-        alone: `${json.toString('utf8', 0, stored._head as number)}}`,
+      .find({ id: { $in: [...unread] } }, { projection: serviceForm('_json') })
+      .toArray();
+    const organizations = await organizationForms(
+      db,
+      stored.flatMap((service) => organizationToSplice(service) ?? []),
+    );
+    for (const service of stored) {
+      const id = organizationToSplice(service);
+      const organization = id === undefined ? undefined : organizations.get(id);
+      const json = servedService(service, organization).toString('utf8');
+      // As servicePieces splices it, organization included: up to `_head` of what is stored.
+      const head = Buffer.concat(servicePieces(service, organization, service._head as number));
+      services.set(service.id as string, {
+        document: JSON.parse(json) as Json,
+        alone: `${head.toString('utf8')}}`,
       });
     }
   }

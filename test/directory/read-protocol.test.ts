@@ -1,6 +1,7 @@
 import { Binary } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markDirectoryChanged } from '../../src/db/directory-generation.ts';
+import { contentEntityTag, entityTag } from '../../src/http/entity-tag.ts';
 import { seedSampleData } from '../../src/ingest/seed.ts';
 import { createLogger } from '../../src/log.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -390,31 +391,127 @@ describe('served forms', () => {
   });
 });
 
-describe('a single record', () => {
-  it('is its stored served form and tag, sent as they are after one find', async () => {
+describe("a service's organization", () => {
+  const organizationForm = async (id: string) => {
+    const organization = await app.database.db.collection('organizations').findOne({ id });
+    return JSON.parse(Buffer.from((organization!._json as Binary).buffer).toString()) as object;
+  };
+
+  it('is stored once, with the organization, and spliced into the service and its services at location', async () => {
+    const services = await app.database.db
+      .collection('services')
+      .find({ organization: { $exists: true } })
+      .toArray();
+    expect(services.length).toBeGreaterThan(10);
+    for (const stored of services) {
+      const own = JSON.parse(Buffer.from((stored._json as Binary).buffer).toString()) as object;
+      expect(own, String(stored.id)).not.toHaveProperty('organization');
+      const response = await fetch(`${app.url}/services/${String(stored.id)}`);
+      const body = Buffer.from(await response.arrayBuffer());
+      // The tag stored at import is the served bytes': the splice gives them back exactly.
+      expect(contentEntityTag(response.headers.get('etag')!)).toBe(entityTag(body));
+      const organization = await organizationForm((stored.organization as { id: string }).id);
+      expect((JSON.parse(body.toString()) as { organization: object }).organization).toEqual(organization);
+    }
+    const pairings = await getJson('/service_at_locations?full=true&per_page=100');
+    expect(pairings.contents.length).toBeGreaterThan(10);
+    for (const pairing of pairings.contents) {
+      const service = pairing.service as { organization: { id: string } };
+      expect(service.organization).toEqual(await organizationForm(service.organization.id));
+      const record = await getJson<typeof pairing>(`/service_at_locations/${String(pairing.id)}`);
+      expect(record).toEqual(pairing);
+    }
+  });
+
+  it('stored by an earlier release inside each service, or without a form of its own, is served alike', async () => {
     const services = app.database.db.collection('services');
+    const organizations = app.database.db.collection('organizations');
+    const path = `${app.url}/services/${SERVICE_WITH_FORMS}`;
+    const asServed = async () => {
+      await markDirectoryChanged(app.database.db);
+      const response = await fetch(path);
+      return {
+        body: Buffer.from(await response.arrayBuffer()).toString(),
+        etag: response.headers.get('etag'),
+      };
+    };
+    const before = await asServed();
+    expect(before.body).toContain('"organization":{');
     const original = await services.findOne({ id: SERVICE_WITH_FORMS });
-    // Bytes no serializer would write, and a tag no digest gives: only the stored form can answer them.
+    const organizationId = (original!.organization as { id: string }).id;
+    const originalOrganization = await organizations.findOne({ id: organizationId });
+    try {
+      // An earlier release's service: its organization inside, and nothing to splice.
+      await services.updateOne(
+        { id: SERVICE_WITH_FORMS },
+        { $set: { _json: Buffer.from(before.body) }, $unset: { _organization_at: '' } },
+      );
+      expect(await asServed()).toEqual(before);
+      // This release's service, and an earlier release's organization: no `_json`, its fields as stored.
+      await services.updateOne(
+        { id: SERVICE_WITH_FORMS },
+        { $set: { _json: original!._json, _organization_at: original!._organization_at } },
+      );
+      await organizations.updateOne({ id: organizationId }, { $unset: { _json: '' } });
+      expect(await asServed()).toEqual(before);
+      const full = await getJson(`/services?full=true&per_page=100`);
+      const listed = full.contents.find((service) => service.id === SERVICE_WITH_FORMS);
+      expect(listed).toEqual(JSON.parse(before.body));
+    } finally {
+      await services.updateOne(
+        { id: SERVICE_WITH_FORMS },
+        { $set: { _json: original!._json, _organization_at: original!._organization_at } },
+      );
+      await organizations.updateOne({ id: organizationId }, { $set: { _json: originalOrganization!._json } });
+      await markDirectoryChanged(app.database.db);
+    }
+  });
+});
+
+describe('a single record', () => {
+  it("is its stored served form with its organization's spliced in, and its stored tag: two finds", async () => {
+    const services = app.database.db.collection('services');
+    const organizations = app.database.db.collection('organizations');
+    const original = await services.findOne({ id: SERVICE_WITH_FORMS });
+    const organizationId = (original!.organization as { id: string }).id;
+    const originalOrganization = await organizations.findOne({ id: organizationId });
+    // Bytes no serializer would write, and a tag no digest gives: only the stored forms can answer them.
     const marker = Buffer.from('{"id":"stored as it is",  "spacing":"kept"}');
-    await services.updateOne({ id: SERVICE_WITH_FORMS }, { $set: { _json: marker, _etag: '"stored-tag"' } });
+    const organizationMarker = Buffer.from('{"name":  "stored once"}');
+    await services.updateOne(
+      { id: SERVICE_WITH_FORMS },
+      // The organization goes after the first field: 23 bytes in.
+      { $set: { _json: marker, _organization_at: 23, _etag: '"stored-tag"' } },
+    );
+    await organizations.updateOne({ id: organizationId }, { $set: { _json: organizationMarker } });
     // Changed behind the API's back: marked, so that no answer kept before is sent.
     await markDirectoryChanged(app.database.db);
     try {
       const finds = await commandsRun(app.testDatabase, 'find');
       const response = await fetch(`${app.url}/services/${SERVICE_WITH_FORMS}`);
-      expect(Buffer.from(await response.arrayBuffer())).toEqual(marker);
+      expect(Buffer.from(await response.arrayBuffer()).toString()).toBe(
+        '{"id":"stored as it is","organization":{"name":  "stored once"},  "spacing":"kept"}',
+      );
       expect(response.headers.get('etag')).toBe('"stored-tag"');
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);
       // Counted server-wide: exactly on the stand-in, which serves this file alone; at least on a shared
-      // MongoDB. The record's, and the directory generation's read after the mark (response-cache.ts).
+      // MongoDB. The record's, its organization's, and the directory generation's read after the mark
+      // (response-cache.ts).
       const run = (await commandsRun(app.testDatabase, 'find')) - finds;
-      if (app.testDatabase.kind === 'standin') expect(run).toBe(2);
-      else expect(run).toBeGreaterThanOrEqual(2);
+      if (app.testDatabase.kind === 'standin') expect(run).toBe(3);
+      else expect(run).toBeGreaterThanOrEqual(3);
     } finally {
       await services.updateOne(
         { id: SERVICE_WITH_FORMS },
-        { $set: { _json: original!._json, _etag: original!._etag } },
+        {
+          $set: {
+            _json: original!._json,
+            _organization_at: original!._organization_at,
+            _etag: original!._etag,
+          },
+        },
       );
+      await organizations.updateOne({ id: organizationId }, { $set: { _json: originalOrganization!._json } });
       await markDirectoryChanged(app.database.db);
     }
   });

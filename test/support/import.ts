@@ -6,7 +6,7 @@ import { rootEntities } from '../../src/hsds/entities.ts';
 import { importRecords, type ImportOptions } from '../../src/ingest/import.ts';
 import type { ImportReport } from '../../src/ingest/report.ts';
 import { readNdjson } from '../../src/ingest/sources/ndjson.ts';
-import { storedBytes } from '../../src/db/served-bytes.ts';
+import { servedServices } from '../../src/db/spliced-organization.ts';
 import { splicedRecords } from '../../src/db/spliced-service.ts';
 
 /** Imports records given as objects (or raw lines) through the real NDJSON reader. */
@@ -27,16 +27,18 @@ export function served<T extends Record<string, unknown> | null>(document: T): T
 
 /**
  * A record as `GET /{resource}/{id}` serves it, read from its stored document through the served forms
- * (a service at location's with its service spliced in); null when none is stored.
+ * (a service's with its organization spliced in, a service at location's with its service); null when none
+ * is stored.
  */
 export async function servedRecord(db: Db, collection: string, id: string): Promise<Document | null> {
   const stored = await db.collection(collection).findOne({ id });
   if (!stored) return null;
-  if (stored._json === undefined) return served(stored);
+  // An organization's `_json` leaves out its services, which its endpoint joins.
+  if (stored._json === undefined || collection === documentCollection.organization) return served(stored);
   const [bytes] =
     collection === documentCollection.service_at_location
       ? await splicedRecords(db, [stored])
-      : [storedBytes(stored._json)];
+      : await servedServices(db, [stored]);
   return JSON.parse(bytes!.toString('utf8')) as Document;
 }
 

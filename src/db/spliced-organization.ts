@@ -1,0 +1,118 @@
+import type { Db, Document } from 'mongodb';
+import { documentCollection } from './collections.ts';
+import { servedBytes, storedBytes } from './served-bytes.ts';
+import { INTERNAL_FIELDS } from './served-fields.ts';
+
+/**
+ * A service's record nests its organization whole (without the organization's own list of services), and
+ * the services of one provider all nest the same one: stored with each, it was two fifths of a service's
+ * stored bytes. It is stored once, with the organization (its `_json`), and spliced into its services'
+ * records when they are read: a service's stored `_json` leaves it out and says where it goes,
+ * `_organization_at` bytes in (just before its services at location, at `_head`). A service's `_etag` and
+ * `_hash` are those of the record as served, organization included.
+ *
+ * Documents stored by releases before this one hold their organization and have no `_organization_at`:
+ * they are sent as stored until `npm run rebuild` writes them again (docs/operations.md, Upgrading).
+ */
+
+/** The fields a service is read with to have its organization spliced in. */
+export const ORGANIZATION_SPLICE = { organization: 1, _organization_at: 1 } as const;
+
+/** The id of the organization to splice into a stored service (read with ORGANIZATION_SPLICE), if any. */
+export function organizationToSplice(service: Document): string | undefined {
+  const id = (service.organization as Document | undefined)?.id;
+  return typeof service._organization_at === 'number' && typeof id === 'string' ? id : undefined;
+}
+
+/**
+ * A stored service's served record, or its first `end` bytes, as the parts to send in order: its
+ * organization's served form (`organization`, from `organizationForms`) spliced in where it goes. A service
+ * whose organization is not stored (removed, its services not yet written again) is sent without it.
+ */
+export function servicePieces(service: Document, organization: Buffer | undefined, end?: number): Buffer[] {
+  const bytes = storedBytes(service._json);
+  const at = service._organization_at;
+  if (typeof at !== 'number' || organization === undefined) return [bytes.subarray(0, end)];
+  // `{` and the service's fields, then the organization, then the rest (`,"service_at_locations":[…]}`).
+  return [
+    bytes.subarray(0, at),
+    at > 1 ? COMMA_ORGANIZATION_KEY : ORGANIZATION_KEY,
+    organization,
+    bytes.subarray(at, end),
+  ];
+}
+
+/** A stored service's served record, its organization spliced in (servicePieces, joined). */
+export function servedService(service: Document, organization: Buffer | undefined): Buffer {
+  const pieces = servicePieces(service, organization);
+  return pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
+}
+
+/** Stored services' served records, in their order: one query for their organizations. */
+export async function servedServices(db: Db, services: Document[]): Promise<Buffer[]> {
+  const organizations = await organizationForms(
+    db,
+    services.flatMap((service) => organizationToSplice(service) ?? []),
+  );
+  return services.map((service) => {
+    const id = organizationToSplice(service);
+    return servedService(service, id === undefined ? undefined : organizations.get(id));
+  });
+}
+
+const ORGANIZATION_KEY = Buffer.from('"organization":');
+const COMMA_ORGANIZATION_KEY = Buffer.from(',"organization":');
+
+/**
+ * The served forms of these organizations (one query), by id. An organization stored by an earlier
+ * release has no `_json`: its form is its stored fields, serialized here, until a rebuild writes it.
+ */
+export async function organizationForms(db: Db, ids: Iterable<string>): Promise<Map<string, Buffer>> {
+  const wanted = [...new Set(ids)];
+  const forms = new Map<string, Buffer>();
+  if (wanted.length === 0) return forms;
+  const organizations = db.collection(documentCollection.organization);
+  const found = organizations.find(
+    { id: { $in: wanted } },
+    { projection: ORGANIZATION_FORM, batchSize: wanted.length },
+  );
+  const unformed: string[] = [];
+  for await (const organization of found) {
+    const form = organizationForm(organization);
+    if (form) forms.set(organization.id as string, form);
+    else unformed.push(organization.id as string);
+  }
+  if (unformed.length > 0) {
+    for await (const organization of organizations.find(
+      { id: { $in: unformed } },
+      { projection: FIELDS_AS_SERVED },
+    ))
+      forms.set(organization.id as string, servedBytes(JSON.stringify(organization)));
+  }
+  return forms;
+}
+
+/**
+ * The served form of the organization with this id, given its document as read with ORGANIZATION_FORM
+ * (null: not stored).
+ */
+export async function organizationFormOf(
+  db: Db,
+  id: string,
+  found: Document | null,
+): Promise<Buffer | undefined> {
+  if (!found) return undefined;
+  return organizationForm(found) ?? (await organizationForms(db, [id])).get(id);
+}
+
+/** What an organization is read with for its served form (found with `_json` only). */
+export const ORGANIZATION_FORM = { _id: 0, id: 1, _json: 1 } as const;
+
+/** An organization's served form, read with ORGANIZATION_FORM; undefined if it has none stored. */
+export const organizationForm = (organization: Document): Buffer | undefined =>
+  organization._json === undefined ? undefined : storedBytes(organization._json);
+
+/** An organization's record fields as stored, in their order: what an earlier release's document serves. */
+const FIELDS_AS_SERVED: Record<string, 0> = Object.fromEntries(
+  [...INTERNAL_FIELDS, 'services'].map((field) => [field, 0]),
+);
