@@ -2,14 +2,16 @@ import type { Db, Document } from 'mongodb';
 import { documentCollection } from './collections.ts';
 import { servedBytes, storedBytes } from './served-bytes.ts';
 import { INTERNAL_FIELDS } from './served-fields.ts';
+import { withField, type Json } from '../json.ts';
 
 /**
  * A service's record nests its organization whole (without the organization's own list of services), and
  * the services of one provider all nest the same one: stored with each, it was two fifths of a service's
  * stored bytes. It is stored once, with the organization (its `_json`), and spliced into its services'
  * records when they are read: a service's stored `_json` leaves it out and says where it goes,
- * `_organization_at` bytes in (just before its services at location, at `_head`). A service's `_etag` and
- * `_hash` are those of the record as served, organization included.
+ * `_organization_at` bytes in (just before its services at location, at `_head`). A service's `_hash` is
+ * that of the record as served, organization included; its ETag is taken from the bytes sent (it stores
+ * none: an organization written before its services are would make a stored one name other bytes).
  *
  * Documents stored by releases before this one hold their organization and have no `_organization_at`:
  * they are sent as stored until `npm run rebuild` writes them again (docs/operations.md, Upgrading).
@@ -33,13 +35,32 @@ export function servicePieces(service: Document, organization: Buffer | undefine
   const bytes = storedBytes(service._json);
   const at = service._organization_at;
   if (typeof at !== 'number' || organization === undefined) return [bytes.subarray(0, end)];
-  // `{` and the service's fields, then the organization, then the rest (`,"service_at_locations":[…]}`).
+  const rest = bytes.subarray(at, end);
+  // `{` and the service's fields, then the organization, then the rest (`,"service_at_locations":[…]}`,
+  // `}`, or nothing when the head alone is asked for).
   return [
     bytes.subarray(0, at),
     at > 1 ? COMMA_ORGANIZATION_KEY : ORGANIZATION_KEY,
     organization,
-    bytes.subarray(at, end),
+    ...(rest.length === 0 || rest[0] === COMMA || rest[0] === CLOSING_BRACE ? [] : [COMMA_BYTE]),
+    rest,
   ];
+}
+
+const COMMA = 0x2c;
+const CLOSING_BRACE = 0x7d;
+const COMMA_BYTE = Buffer.from(',');
+
+/**
+ * A composed service's JSON as its services at location nest it (no `service_at_locations`): its own
+ * fields, then its organization, where reads splice it in; and `own`, its own fields alone, with which
+ * its stored `_json` begins.
+ */
+export function serviceJson(service: Json): { own: string; alone: string } {
+  const { service_at_locations: _pairings, organization, ...fields } = service;
+  const own = JSON.stringify(fields);
+  if (organization === undefined) return { own, alone: own };
+  return { own, alone: withField(own, 'organization', JSON.stringify(organization)) };
 }
 
 /** A stored service's served record, its organization spliced in (servicePieces, joined). */
@@ -71,24 +92,16 @@ export async function organizationForms(db: Db, ids: Iterable<string>): Promise<
   const wanted = [...new Set(ids)];
   const forms = new Map<string, Buffer>();
   if (wanted.length === 0) return forms;
-  const organizations = db.collection(documentCollection.organization);
-  const found = organizations.find(
-    { id: { $in: wanted } },
-    { projection: ORGANIZATION_FORM, batchSize: wanted.length },
-  );
+  const found = db
+    .collection(documentCollection.organization)
+    .find({ id: { $in: wanted } }, { projection: ORGANIZATION_FORM, batchSize: wanted.length });
   const unformed: string[] = [];
   for await (const organization of found) {
     const form = organizationForm(organization);
     if (form) forms.set(organization.id as string, form);
     else unformed.push(organization.id as string);
   }
-  if (unformed.length > 0) {
-    for await (const organization of organizations.find(
-      { id: { $in: unformed } },
-      { projection: FIELDS_AS_SERVED },
-    ))
-      forms.set(organization.id as string, servedBytes(JSON.stringify(organization)));
-  }
+  for (const [id, form] of await fieldsAsServed(db, unformed)) forms.set(id, form);
   return forms;
 }
 
@@ -102,7 +115,18 @@ export async function organizationFormOf(
   found: Document | null,
 ): Promise<Buffer | undefined> {
   if (!found) return undefined;
-  return organizationForm(found) ?? (await organizationForms(db, [id])).get(id);
+  return organizationForm(found) ?? (await fieldsAsServed(db, [id])).get(id);
+}
+
+/** Organizations stored by an earlier release, without `_json`: their record fields as stored, serialized. */
+async function fieldsAsServed(db: Db, ids: string[]): Promise<Map<string, Buffer>> {
+  const forms = new Map<string, Buffer>();
+  if (ids.length === 0) return forms;
+  for await (const organization of db
+    .collection(documentCollection.organization)
+    .find({ id: { $in: ids } }, { projection: FIELDS_AS_SERVED }))
+    forms.set(organization.id as string, servedBytes(JSON.stringify(organization)));
+  return forms;
 }
 
 /** What an organization is read with for its served form (found with `_json` only). */

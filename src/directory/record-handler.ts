@@ -79,7 +79,8 @@ export function recordHandler(endpoint: Endpoint, { db, tombstoneDays, unknownPa
       } else {
         body = servedService(stored, await organizationForm(organizationToSplice(stored)));
       }
-      ctx.state.entityTag = serviceHeads ? entityTag(body) : stored._etag;
+      // Sent as stored, its stored tag; spliced, one taken from the bytes sent.
+      ctx.state.entityTag = (stored._etag as string | undefined) ?? entityTag(body);
       ctx.type = 'application/json';
       ctx.body = body;
       return;

@@ -16,6 +16,7 @@ import { dependencyIds } from './parent-chain.ts';
 import type { StoredInput } from './unchanged-records.ts';
 import { servedBytes, storesWholeRecord } from '../db/served-bytes.ts';
 import { listItemOf } from '../db/served-shapes.ts';
+import { serviceJson } from '../db/spliced-organization.ts';
 import { entityTag } from '../http/entity-tag.ts';
 import { documentHash } from './row.ts';
 import { WorkBehind } from './work-behind.ts';
@@ -29,7 +30,7 @@ import {
   type Change,
 } from '../db/change-feed.ts';
 import type { RowChanges } from './row-writer.ts';
-import type { Json } from '../json.ts';
+import { withField, type Json } from '../json.ts';
 
 export interface MaterializeResult {
   /** Documents written, by root entity. */
@@ -220,7 +221,10 @@ async function rebuild(
       continue;
     }
     const { document, serviceAlone } = found;
-    const { last_modified: lastModified, ...content } = document;
+    // A service's last_modified is not content: the import moves it when the content changes (below). Any
+    // other record's is a field like the rest.
+    const { last_modified: lastModified, ...contentFields } = document;
+    const content = root === 'service' ? contentFields : document;
     // A pairing's own part; its service, stored apart, counts in its hash: a change there changes it too.
     const contentJson = JSON.stringify(root === 'service_at_location' ? withoutService(content) : content);
     const hash = documentHash(serviceAlone === undefined ? contentJson : contentJson + serviceAlone);
@@ -299,13 +303,13 @@ async function rebuild(
 /**
  * What a document stores. Services and services at location, the many and large ones, store their served
  * forms and the fields their queries read, not the record's fields beside them: `_json` (the record as
- * served, with its strong ETag `_etag`) and `_item` (its list shape), serialized once here rather than on
+ * served, less what reads splice in) and `_item` (its list shape), serialized once here rather than on
  * every read. A service's `_json` leaves its organization out and puts its services at location last,
  * `_head` bytes in, where the organization goes (`_organization_at`: src/db/spliced-organization.ts); a
  * service at location's `_json` and `_item` leave its service out (src/db/spliced-service.ts). The other
- * roots, few and small, keep the record's fields too, which their queries and joins read; an
- * organization's `_json` is its record as its services nest it, without its own `services`, which its
- * endpoint joins when read.
+ * roots, few and small, keep the record's fields too, which their queries and joins read, and the strong
+ * ETag of their `_json` (`_etag`); an organization's `_json` is its record as its services nest it,
+ * without its own `services`, which its endpoint joins when read.
  */
 function storedDocument(
   root: RootEntity,
@@ -315,18 +319,12 @@ function storedDocument(
 ): { stored: Document; alone?: string } {
   if (root === 'service') {
     const _item = servedBytes(JSON.stringify(listItemOf(root, document)));
-    const { service_at_locations: pairings, organization, ...own } = document;
-    // What the service's services at location nest of it: its own fields, then its organization.
-    const ownJson = JSON.stringify(own);
-    const at = Buffer.byteLength(ownJson) - 1;
-    const alone =
-      organization === undefined ? ownJson : withField(ownJson, 'organization', JSON.stringify(organization));
+    const { service_at_locations: pairings, organization } = document;
+    const { own, alone } = serviceJson(document);
+    const at = Buffer.byteLength(own) - 1;
     const pairingsJson = pairings === undefined ? undefined : JSON.stringify(pairings);
-    const last = (json: string) =>
-      pairingsJson === undefined ? json : withField(json, 'service_at_locations', pairingsJson);
-    const served = last(alone);
     // Stored without the organization, which is spliced in when read (src/db/spliced-organization.ts).
-    const stored = last(ownJson);
+    const stored = pairingsJson === undefined ? own : withField(own, 'service_at_locations', pairingsJson);
     const organizationId = (organization as Json | undefined)?.id;
     return {
       stored: {
@@ -338,7 +336,6 @@ function storedDocument(
         _json: servedBytes(stored),
         _head: at,
         ...(organization === undefined ? {} : { _organization_at: at }),
-        _etag: entityTag(served),
         _item,
       },
       alone,
@@ -366,9 +363,9 @@ function storedDocument(
       },
     };
   }
-  // Without a last_modified, the document's JSON is the content's, already serialized. An organization's
-  // is its record as its services nest it (its endpoint joins its services when read): no ETag of its own.
-  const _json = servedBytes('last_modified' in document ? JSON.stringify(document) : contentJson);
+  // The content's JSON, already serialized. An organization's is its record as its services nest it (its
+  // endpoint joins its services when read): no ETag of its own.
+  const _json = servedBytes(contentJson);
   const whole = storesWholeRecord(root) ? { _json, _etag: entityTag(_json) } : { _json };
   const _item = servedBytes(JSON.stringify(listItemOf(root, document)));
   return { stored: { ...document, ...bookkeeping, _deps: dependencyIds(root, document), ...whole, _item } };
@@ -387,10 +384,6 @@ const MATERIALIZED_ORDER: readonly RootEntity[] = [
   'service_at_location',
   ...rootEntities.filter((root) => !['organization', 'service', 'service_at_location'].includes(root)),
 ];
-
-/** A JSON object's text with one more field at its end, its value given as JSON text. */
-const withField = (objectJson: string, name: string, valueJson: string): string =>
-  `${objectJson.slice(0, -1)}${objectJson.length > 2 ? ',' : ''}${JSON.stringify(name)}:${valueJson}}`;
 
 /**
  * The change feed's entries for one chunk of roots: each record whose served form changed or went, and

@@ -5,6 +5,7 @@ import {
   organizationForms,
   organizationToSplice,
   servedService,
+  serviceJson,
   servicePieces,
 } from '../db/spliced-organization.ts';
 import { composeRoots } from './compose.ts';
@@ -87,7 +88,8 @@ export async function composeServiceAtLocations(
   if (orphans.length > 0) {
     for (const [id, document] of await composeRoots(source, 'service_at_location', orphans)) {
       const service = document.service as Json | undefined;
-      documents.set(id, { document, ...(service ? { serviceAlone: JSON.stringify(service) } : {}) });
+      // Its service as the other ways give it: organization last (spliced-organization.ts).
+      documents.set(id, { document, ...(service ? { serviceAlone: serviceJson(service).alone } : {}) });
     }
   }
   return documents;

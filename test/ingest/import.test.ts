@@ -360,6 +360,24 @@ describe('changes reach every document that embeds them', () => {
     });
   });
 
+  it("an organization's last_modified, a field like any other there, reaches its services alone changed", async () => {
+    await importLines(db, [organization({ last_modified: '2026-01-01T00:00:00.000Z' }), service()]);
+    await importLines(db, [organization({ last_modified: '2026-02-02T00:00:00.000Z' })]);
+    expect(await db.collection('organizations').findOne({ id: ORG })).toMatchObject({
+      last_modified: '2026-02-02T00:00:00.000Z',
+    });
+    expect(await findService()).toMatchObject({
+      organization: { last_modified: '2026-02-02T00:00:00.000Z' },
+    });
+    expect(await findSal()).toMatchObject({
+      service: { organization: { last_modified: '2026-02-02T00:00:00.000Z' } },
+    });
+    // And once more unchanged: nothing written.
+    expect(
+      await importLines(db, [organization({ last_modified: '2026-02-02T00:00:00.000Z' })]),
+    ).toMatchObject({ unchanged: 1, documentsWritten: {} });
+  });
+
   it("a change to a service reaches its documents, not its organization's and so not its siblings'", async () => {
     const other = {
       id: '88888888-8888-4888-8888-888888888888',
