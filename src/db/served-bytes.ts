@@ -13,8 +13,90 @@ export function storedBytes(value: Binary): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, value.position);
 }
 
-/** BSON's type byte for binary data. */
+/** The BSON types of the fields a document is read undecoded with (see rawElements). */
+const BSON_DOUBLE = 0x01;
+const BSON_STRING = 0x02;
+const BSON_DOCUMENT = 0x03;
 const BSON_BINARY = 0x05;
+const BSON_INT32 = 0x10;
+
+/**
+ * A top-level field of a document read undecoded: its name, type, and where its value lies in the bytes
+ * read (binary data: its bytes, of `subtype`; a string: its UTF-8 bytes; a document or a number: all of it).
+ */
+export interface RawElement {
+  name: string;
+  type: number;
+  start: number;
+  end: number;
+  /** Binary data's subtype (otherwise undefined). */
+  subtype: number | undefined;
+}
+
+/** A document's bytes as read undecoded (the driver's `raw`), as a Buffer viewing them. */
+export const rawBytes = (document: Uint8Array): Buffer =>
+  Buffer.isBuffer(document)
+    ? document
+    : Buffer.from(document.buffer, document.byteOffset, document.byteLength);
+
+/**
+ * The top-level fields of the document at `at` in `raw`, in their order, for the few types served forms
+ * are read with (binary data, strings, documents, 32-bit integers, doubles); any other type, or bytes that
+ * do not hold together, is an error naming `what` the document was read for.
+ */
+export function rawElements(raw: Buffer, what: string, at = 0): RawElement[] {
+  const documentEnd = at + readLength(raw, at);
+  if (documentEnd < at + 5 || documentEnd > raw.length || raw[documentEnd - 1] !== 0) throw failure(what);
+  const elements: RawElement[] = [];
+  let next = at + 4;
+  while (next < documentEnd - 1) {
+    const typeAt = next;
+    const type = raw[typeAt]!;
+    const nameEnd = raw.indexOf(0, typeAt + 1);
+    if (nameEnd < 0 || nameEnd >= documentEnd) throw failure(what);
+    let start = nameEnd + 1;
+    let end: number;
+    let subtype: number | undefined;
+    if (type === BSON_BINARY) {
+      next = end = start + 5 + readLength(raw, start);
+      subtype = raw[start + 4];
+      start += 5;
+    } else if (type === BSON_STRING) {
+      next = start + 4 + readLength(raw, start);
+      start += 4;
+      end = next - 1;
+      if (raw[end] !== 0) throw failure(what);
+    } else if (type === BSON_DOCUMENT) next = end = start + readLength(raw, start);
+    else if (type === BSON_INT32) next = end = start + 4;
+    else if (type === BSON_DOUBLE) next = end = start + 8;
+    else throw failure(what);
+    if (next > documentEnd - 1 || end < start) throw failure(what);
+    // Field names are the app's own, ASCII.
+    const name = raw.toString('latin1', typeAt + 1, nameEnd);
+    elements.push({ name, type, start, end, subtype });
+  }
+  return elements;
+}
+
+const failure = (what: string) => new Error(`a document read for ${what} holds something else`);
+
+const readLength = (raw: Buffer, at: number) => (at + 4 <= raw.length ? raw.readInt32LE(at) : -1);
+
+/** Whether a field read undecoded (rawElements) holds a served form: BSON binary of the generic subtype. */
+export const isStoredForm = (element: RawElement): boolean =>
+  element.type === BSON_BINARY && element.subtype === 0;
+
+/** A 32-bit integer or a double read undecoded (rawElements), as a number. */
+export const rawNumber = (raw: Buffer, element: RawElement): number | undefined =>
+  element.type === BSON_INT32
+    ? raw.readInt32LE(element.start)
+    : element.type === BSON_DOUBLE
+      ? raw.readDoubleLE(element.start)
+      : undefined;
+
+/** A string read undecoded (rawElements). */
+export const rawString = (raw: Buffer, element: RawElement): string | undefined =>
+  element.type === BSON_STRING ? raw.toString('utf8', element.start, element.end) : undefined;
 
 /**
  * The bytes of the served form in a document read undecoded (the driver's `raw`) with a projection of
@@ -22,21 +104,12 @@ const BSON_BINARY = 0x05;
  * else of the document, and the driver's decoding of each was half the app's work per list item.
  */
 export function soleStoredBytes(document: Uint8Array, field: '_json' | '_item'): Buffer {
-  const raw = Buffer.from(document.buffer, document.byteOffset, document.byteLength);
-  const nameEnd = 5 + field.length;
-  // The type, the name, the length, the binary subtype (generic: 0), then the bytes.
-  const start = nameEnd + 6;
-  const length = raw.length >= start ? raw.readInt32LE(nameEnd + 1) : -1;
-  if (
-    raw[4] !== BSON_BINARY ||
-    raw[nameEnd] !== 0 ||
-    raw.toString('latin1', 5, nameEnd) !== field ||
-    raw[nameEnd + 5] !== 0 ||
-    length < 0 ||
-    start + length > raw.length
-  )
-    throw new Error(`a document read for its ${field} alone holds something else`);
-  return raw.subarray(start, start + length);
+  const what = `its ${field} alone`;
+  const raw = rawBytes(document);
+  const [first] = rawElements(raw, what);
+  if (first?.name !== field || !isStoredForm(first))
+    throw new Error(`a document read for ${what} holds something else`);
+  return raw.subarray(first.start, first.end);
 }
 
 /**

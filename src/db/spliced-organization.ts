@@ -1,6 +1,14 @@
 import type { Db, Document } from 'mongodb';
 import { documentCollection } from './collections.ts';
-import { servedBytes, storedBytes } from './served-bytes.ts';
+import {
+  isStoredForm,
+  rawBytes,
+  rawElements,
+  rawNumber,
+  rawString,
+  servedBytes,
+  storedBytes,
+} from './served-bytes.ts';
 import { INTERNAL_FIELDS } from './served-fields.ts';
 import { withField, type Json } from '../json.ts';
 
@@ -20,10 +28,51 @@ import { withField, type Json } from '../json.ts';
 /** The fields a service is read with to have its organization spliced in. */
 export const ORGANIZATION_SPLICE = { organization: 1, _organization_at: 1 } as const;
 
+/** What splicing its organization into a service takes of its stored document. */
+export interface StoredService {
+  /** Its stored `_json`. */
+  json: Buffer;
+  /** Which organization goes where: none for a service with no organization to splice in. */
+  organization?: { id: string; at: number };
+}
+
+/** A stored service read with `_json` and ORGANIZATION_SPLICE. */
+export function storedService(document: Document): StoredService {
+  const id = organizationToSplice(document);
+  const json = storedBytes(document._json);
+  return id === undefined
+    ? { json }
+    : { json, organization: { id, at: document._organization_at as number } };
+}
+
+/**
+ * The same, read undecoded (the driver's `raw`) with a projection of those fields alone: a full stream
+ * sends nothing else of the document, and decoding each was a fifth of the app's work per record.
+ */
+export function rawStoredService(document: Uint8Array): StoredService {
+  const what = 'its served form and organization';
+  const raw = rawBytes(document);
+  let json: Buffer | undefined;
+  let id: unknown;
+  let at: unknown;
+  for (const element of rawElements(raw, what)) {
+    if (element.name === '_json' && isStoredForm(element)) json = raw.subarray(element.start, element.end);
+    else if (element.name === '_organization_at') at = rawNumber(raw, element);
+    else if (element.name === 'organization')
+      for (const field of rawElements(raw, what, element.start))
+        if (field.name === 'id') id = rawString(raw, field);
+  }
+  if (!json) throw new Error(`a document read for ${what} has no served form`);
+  return spliceAt(json, id, at);
+}
+
+const spliceAt = (json: Buffer, id: unknown, at: unknown): StoredService =>
+  typeof id === 'string' && typeof at === 'number' ? { json, organization: { id, at } } : { json };
+
 /** The id of the organization to splice into a stored service (read with ORGANIZATION_SPLICE), if any. */
-export function organizationToSplice(service: Document): string | undefined {
-  const id = (service.organization as Document | undefined)?.id;
-  return typeof service._organization_at === 'number' && typeof id === 'string' ? id : undefined;
+export function organizationToSplice(document: Document): string | undefined {
+  const id = (document.organization as Document | undefined)?.id;
+  return typeof id === 'string' && typeof document._organization_at === 'number' ? id : undefined;
 }
 
 /**
@@ -31,15 +80,18 @@ export function organizationToSplice(service: Document): string | undefined {
  * organization's served form (`organization`, from `organizationForms`) spliced in where it goes. A service
  * whose organization is not stored (removed, its services not yet written again) is sent without it.
  */
-export function servicePieces(service: Document, organization: Buffer | undefined, end?: number): Buffer[] {
-  const bytes = storedBytes(service._json);
-  const at = service._organization_at;
-  if (typeof at !== 'number' || organization === undefined) return [bytes.subarray(0, end)];
-  const rest = bytes.subarray(at, end);
+export function servicePieces(
+  { json, organization: splice }: StoredService,
+  organization: Buffer | undefined,
+  end?: number,
+): Buffer[] {
+  if (!splice || organization === undefined) return [json.subarray(0, end)];
+  const { at } = splice;
+  const rest = json.subarray(at, end);
   // `{` and the service's fields, then the organization, then the rest (`,"service_at_locations":[…]}`,
   // `}`, or nothing when the head alone is asked for).
   return [
-    bytes.subarray(0, at),
+    json.subarray(0, at),
     at > 1 ? COMMA_ORGANIZATION_KEY : ORGANIZATION_KEY,
     organization,
     ...(rest.length === 0 || rest[0] === COMMA || rest[0] === CLOSING_BRACE ? [] : [COMMA_BYTE]),
@@ -64,22 +116,63 @@ export function serviceJson(service: Json): { own: string; alone: string } {
 }
 
 /** A stored service's served record, its organization spliced in (servicePieces, joined). */
-export function servedService(service: Document, organization: Buffer | undefined): Buffer {
+export function servedService(service: StoredService, organization: Buffer | undefined): Buffer {
   const pieces = servicePieces(service, organization);
   return pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
 }
 
-/** Stored services' served records, in their order: one query for their organizations. */
-export async function servedServices(db: Db, services: Document[]): Promise<Buffer[]> {
-  const organizations = await organizationForms(
+/**
+ * Stored services' served records, in their order, each in the pieces servicePieces gives: one query for
+ * their organizations (those `kept` does not hold already).
+ */
+export async function servedServices(
+  db: Db,
+  services: StoredService[],
+  kept: KeptOrganizations = new KeptOrganizations(),
+): Promise<Buffer[][]> {
+  const organizations = await kept.forms(
     db,
-    services.flatMap((service) => organizationToSplice(service) ?? []),
+    services.flatMap((service) => service.organization?.id ?? []),
   );
   return services.map((service) => {
-    const id = organizationToSplice(service);
-    return servedService(service, id === undefined ? undefined : organizations.get(id));
+    const id = service.organization?.id;
+    return servicePieces(service, id === undefined ? undefined : organizations.get(id));
   });
 }
+
+/**
+ * Organizations' served forms read for one stream, kept for its later batches: a provider's services are
+ * spread over the whole order of a list, so without them each batch of 100 read again most of the
+ * organizations the one before read (the stream of full services ran at half its pace). Up to KEPT_BYTES;
+ * past it, those not kept are read for each batch. A stream is no snapshot: an organization changed while
+ * it runs may be sent as it was, as a service read earlier is.
+ */
+export class KeptOrganizations {
+  private readonly kept = new Map<string, Buffer>();
+  private bytes = 0;
+
+  /** The served forms of these organizations, by id: those kept, and the others read with one query. */
+  async forms(db: Db, ids: Iterable<string>): Promise<Map<string, Buffer>> {
+    const forms = new Map<string, Buffer>();
+    const unread = new Set<string>();
+    for (const id of ids) {
+      const form = this.kept.get(id);
+      if (form) forms.set(id, form);
+      else unread.add(id);
+    }
+    for (const [id, form] of await organizationForms(db, unread)) {
+      forms.set(id, form);
+      if (this.bytes + form.length > KEPT_BYTES) continue;
+      // A copy: the form is a view of the reply that read it, which it would otherwise keep whole.
+      this.kept.set(id, Buffer.from(form));
+      this.bytes += form.length;
+    }
+    return forms;
+  }
+}
+
+/** What one stream keeps of organizations' served forms at most. */
+const KEPT_BYTES = 16 * 1024 * 1024;
 
 const ORGANIZATION_KEY = Buffer.from('"organization":');
 const COMMA_ORGANIZATION_KEY = Buffer.from(',"organization":');

@@ -6,6 +6,7 @@ import {
   organizationForms,
   organizationToSplice,
   servicePieces,
+  storedService,
 } from './spliced-organization.ts';
 
 /**
@@ -18,14 +19,9 @@ import {
  * spliced-organization.ts); its `_item` is nested whole. The served forms are spliced when read: the
  * pairing's own part less its closing brace, `,"service":`, the service's part, and the braces closing both.
  */
-function spliceService(own: Buffer, service: Buffer[]): Buffer {
+function spliceService(own: Buffer, service: Buffer[]): Buffer[] {
   const empty = own.length <= 2; // `{}`: no field before `service`
-  return Buffer.concat([
-    own.subarray(0, own.length - 1),
-    empty ? SERVICE_KEY : COMMA_SERVICE_KEY,
-    ...service,
-    CLOSE_BOTH,
-  ]);
+  return [own.subarray(0, own.length - 1), empty ? SERVICE_KEY : COMMA_SERVICE_KEY, ...service, CLOSE_BOTH];
 }
 
 const SERVICE_KEY = Buffer.from('"service":');
@@ -51,7 +47,7 @@ export const organizationIdOf = (pairing: Document): string[] => {
 };
 
 /**
- * The served forms of some pairings (read with `ownForm`), in their order: one query for all their
+ * The served forms of some pairings (read with `ownForm`), in their order and in pieces: one query for all their
  * services, and for whole records one for their organizations beside it. A pairing without a service
  * (none loaded yet), or whose service is not stored (left out for its size), is served as it is stored,
  * without `service`.
@@ -60,7 +56,7 @@ export async function splicedRecords(
   db: Db,
   pairings: Document[],
   form: SplicedForm = '_json',
-): Promise<Buffer[]> {
+): Promise<Buffer[][]> {
   const serviceIds = [...new Set(pairings.flatMap(serviceIdOf))];
   const services = new Map<string, Document>();
   const readServices = async () => {
@@ -94,21 +90,21 @@ export async function splicedRecords(
 }
 
 /**
- * One pairing's served form, given its service as read with `serviceForm` (or none), and for a whole
- * record the served form of the service's organization (or none).
+ * One pairing's served form, in pieces to send in order, given its service as read with `serviceForm` (or
+ * none), and for a whole record the served form of the service's organization (or none).
  */
 export function servedRecord(
   pairing: Document,
   service: Document | null | undefined,
   form: SplicedForm = '_json',
   organization?: Buffer,
-): Buffer {
+): Buffer[] {
   const own = storedBytes(pairing[form]);
-  if (!service) return own;
+  if (!service) return [own];
   // A service's item is nested whole: all of it but its closing brace, which CLOSE_BOTH gives back.
   const nested =
     form === '_json'
-      ? servicePieces(service, organization, service._head as number)
+      ? servicePieces(storedService(service), organization, service._head as number)
       : [storedBytes(service._item).subarray(0, -1)];
   return spliceService(own, nested);
 }

@@ -13,7 +13,12 @@ import { servedBytes, soleStoredBytes, storesWholeRecord } from '../db/served-by
 import { isJsonObject } from '../json.ts';
 import { ownForm, splicedRecords, type SplicedForm } from '../db/spliced-service.ts';
 import { readAhead } from '../db/read-ahead.ts';
-import { ORGANIZATION_SPLICE, servedServices } from '../db/spliced-organization.ts';
+import {
+  KeptOrganizations,
+  ORGANIZATION_SPLICE,
+  rawStoredService,
+  servedServices,
+} from '../db/spliced-organization.ts';
 
 const COMMA = Buffer.from(',');
 const PAGE_END = Buffer.from(']}');
@@ -98,8 +103,8 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
     const served = splicing
       ? { _id: 0, ...ownForm(field) }
       : { _id: 0, [field]: 1, ...(withOrganization ? ORGANIZATION_SPLICE : {}) };
-    // A stored form alone is read undecoded: its bytes are all that is sent.
-    const raw = !splicing && !withOrganization;
+    // Stored forms are read undecoded: their bytes are all that is sent (a service's organization's spliced).
+    const raw = !splicing;
     const forms = (cursor: AsyncIterable<Document>) =>
       splicing
         ? splicedForms(context.db, cursor, field, batchSize)
@@ -146,14 +151,19 @@ async function* splicedForms(
   }
 }
 
-/** Whole services: a batch at a time, each batch's organizations read with one query and spliced in. */
+/**
+ * Whole services, read undecoded: a batch at a time, the organizations of each batch not yet read for the
+ * stream read with one query and spliced in.
+ */
 async function* organizationSplicedForms(
   db: Db,
   cursor: AsyncIterable<Document>,
   batchSize: number,
 ): AsyncGenerator<SerializedJson> {
-  for await (const services of chunked(cursor, batchSize)) {
-    for (const record of await servedServices(db, services)) yield new SerializedJson(record);
+  const kept = new KeptOrganizations();
+  for await (const documents of chunked(cursor, batchSize)) {
+    const services = documents.map((document) => rawStoredService(document as Uint8Array));
+    for (const record of await servedServices(db, services, kept)) yield new SerializedJson(record);
   }
 }
 
@@ -168,7 +178,7 @@ function sendPage(ctx: Context, header: PageHeader, items: SerializedJson[]): vo
   const parts = [servedBytes(`${JSON.stringify(header).slice(0, -1)},"contents":[`)];
   for (const [index, item] of items.entries()) {
     if (index > 0) parts.push(COMMA);
-    parts.push(item.bytes);
+    parts.push(...item.pieces);
   }
   parts.push(PAGE_END);
   const body = Buffer.concat(parts);

@@ -15,6 +15,7 @@ import {
   organizationFormOf,
   organizationToSplice,
   servedService,
+  storedService,
 } from '../db/spliced-organization.ts';
 import { entityTag } from '../http/entity-tag.ts';
 import { latestTime } from './latest-time.ts';
@@ -70,14 +71,17 @@ export function recordHandler(endpoint: Endpoint, { db, tombstoneDays, unknownPa
           organizationForm(named),
         ]);
         const current = service ? organizationToSplice(service) : undefined;
-        body = servedRecord(
-          stored,
-          service,
-          '_json',
-          current === named ? organization : await organizationForm(current),
+        body = Buffer.concat(
+          servedRecord(
+            stored,
+            service,
+            '_json',
+            current === named ? organization : await organizationForm(current),
+          ),
         );
       } else {
-        body = servedService(stored, await organizationForm(organizationToSplice(stored)));
+        const service = storedService(stored);
+        body = servedService(service, await organizationForm(service.organization?.id));
       }
       // Sent as stored, its stored tag; spliced, one taken from the bytes sent.
       ctx.state.entityTag = (stored._etag as string | undefined) ?? entityTag(body);

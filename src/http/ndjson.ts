@@ -1,9 +1,15 @@
 import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 
-/** JSON already serialized (a record stored in its served form): its UTF-8 bytes, written as they are. */
+/**
+ * JSON already serialized (a record stored in its served form): its UTF-8 bytes, written as they are, in
+ * pieces where parts stored apart are spliced together (joined only in the chunk they are sent in).
+ */
 export class SerializedJson {
-  constructor(readonly bytes: Buffer) {}
+  readonly pieces: readonly Buffer[];
+  constructor(bytes: Buffer | readonly Buffer[]) {
+    this.pieces = Buffer.isBuffer(bytes) ? [bytes] : bytes;
+  }
 }
 
 const NEWLINE = Buffer.from('\n');
@@ -11,8 +17,8 @@ const COMMA = Buffer.from(',');
 const OPEN_ARRAY = Buffer.from('[');
 const CLOSE_ARRAY = Buffer.from(']');
 
-const bytesOf = (item: unknown): Buffer =>
-  item instanceof SerializedJson ? item.bytes : Buffer.from(JSON.stringify(item), 'utf8');
+const piecesOf = (item: unknown): readonly Buffer[] =>
+  item instanceof SerializedJson ? item.pieces : [Buffer.from(JSON.stringify(item), 'utf8')];
 
 /** Lines are sent in chunks of about this many bytes: fewer, larger writes without holding much. */
 const CHUNK_BYTES = 64 * 1024;
@@ -28,7 +34,7 @@ const CHUNK_BYTES = 64 * 1024;
 export async function sendNdjson(ctx: Context, items: AsyncIterable<unknown>): Promise<void> {
   const body = await started(
     ctx,
-    chunks(items, (item) => [bytesOf(item), NEWLINE]),
+    chunks(items, (item) => [...piecesOf(item), NEWLINE]),
   );
   ctx.type = 'application/x-ndjson';
   ctx.body = body;
@@ -38,7 +44,7 @@ export async function sendNdjson(ctx: Context, items: AsyncIterable<unknown>): P
 export async function sendJsonArray(ctx: Context, items: AsyncIterable<unknown>): Promise<void> {
   let first = true;
   const render = (item: unknown) => {
-    const parts = first ? [bytesOf(item)] : [COMMA, bytesOf(item)];
+    const parts = first ? piecesOf(item) : [COMMA, ...piecesOf(item)];
     first = false;
     return parts;
   };
@@ -70,7 +76,7 @@ async function started(ctx: Context, chunks: AsyncGenerator<Buffer>): Promise<Re
 /** Items rendered into chunks of about CHUNK_BYTES, between `open` and `close`. */
 async function* chunks(
   items: AsyncIterable<unknown>,
-  render: (item: unknown) => Buffer[],
+  render: (item: unknown) => readonly Buffer[],
   open?: Buffer,
   close?: Buffer,
 ): AsyncGenerator<Buffer> {

@@ -7,6 +7,7 @@ import {
   servedService,
   serviceJson,
   servicePieces,
+  storedService,
 } from '../db/spliced-organization.ts';
 import { composeRoots } from './compose.ts';
 import { relations } from '../hsds/entities.ts';
@@ -60,13 +61,14 @@ export async function composeServiceAtLocations(
       db,
       stored.flatMap((service) => organizationToSplice(service) ?? []),
     );
-    for (const service of stored) {
-      const id = organizationToSplice(service);
+    for (const document of stored) {
+      const service = storedService(document);
+      const id = service.organization?.id;
       const organization = id === undefined ? undefined : organizations.get(id);
       const json = servedService(service, organization).toString('utf8');
-      // As servicePieces splices it, organization included: up to `_head` of what is stored.
-      const head = Buffer.concat(servicePieces(service, organization, service._head as number));
-      services.set(service.id as string, {
+      // Its head as its pairings splice it: up to `_head`, its organization in.
+      const head = Buffer.concat(servicePieces(service, organization, document._head as number));
+      services.set(document.id as string, {
         document: JSON.parse(json) as Json,
         alone: `${head.toString('utf8')}}`,
       });

@@ -1,7 +1,13 @@
-import { Binary } from 'mongodb';
+import { BSON, Binary } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { servedBytes } from '../../src/db/served-bytes.ts';
-import { servedService, serviceJson, servicePieces } from '../../src/db/spliced-organization.ts';
+import {
+  rawStoredService,
+  servedService,
+  serviceJson,
+  servicePieces,
+  storedService,
+} from '../../src/db/spliced-organization.ts';
 import { withField } from '../../src/json.ts';
 
 /** A service stored as the import stores it: its own fields, its services at location, no organization. */
@@ -11,11 +17,11 @@ function stored(service: Record<string, unknown>) {
   const json =
     pairings === undefined ? own : withField(own, 'service_at_locations', JSON.stringify(pairings));
   const at = Buffer.byteLength(own) - 1;
-  return {
+  const document = {
     _json: new Binary(servedBytes(json)),
-    _head: at,
-    ...(service.organization === undefined ? {} : { _organization_at: at }),
+    ...(service.organization === undefined ? {} : { organization: { id: 'o1' }, _organization_at: at }),
   };
+  return { service: storedService(document), head: at, raw: rawStoredService(BSON.serialize(document)) };
 }
 
 const ORGANIZATION = { id: 'o1', name: 'Caf\u00e9 \u2615 Collective' };
@@ -31,21 +37,24 @@ describe('a service spliced with its organization', () => {
       { organization: ORGANIZATION, service_at_locations: pairings },
       { organization: ORGANIZATION },
     ]) {
-      const served = servedService(stored(service), organizationBytes).toString('utf8');
+      const { service: decoded, head, raw } = stored(service);
+      expect(raw).toEqual(decoded);
+      const served = servedService(decoded, organizationBytes).toString('utf8');
       const { service_at_locations: _pairings, ...alone } = service;
       // Valid JSON, the same record, the organization after the service's own fields.
       expect(JSON.parse(served)).toEqual(service);
       expect(served.startsWith(serviceJson(service).alone.slice(0, -1))).toBe(true);
       // The head its services at location nest: up to `_head`, the organization in.
-      const head = stored(service);
-      expect(JSON.parse(`${text(servicePieces(head, organizationBytes, head._head))}}`)).toEqual(alone);
+      expect(JSON.parse(`${text(servicePieces(decoded, organizationBytes, head))}}`)).toEqual(alone);
     }
   });
 
   it('is sent as stored without an organization to splice, or when the organization is not stored', () => {
     const service = { id: 's1', service_at_locations: [] };
-    expect(servedService(stored(service), organizationBytes).toString()).toBe(JSON.stringify(service));
-    const orphan = stored({ id: 's1', organization: ORGANIZATION });
+    expect(servedService(stored(service).service, organizationBytes).toString()).toBe(
+      JSON.stringify(service),
+    );
+    const orphan = stored({ id: 's1', organization: ORGANIZATION }).service;
     expect(servedService(orphan, undefined).toString()).toBe('{"id":"s1"}');
   });
 });

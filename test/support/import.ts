@@ -6,7 +6,7 @@ import { rootEntities } from '../../src/hsds/entities.ts';
 import { importRecords, type ImportOptions } from '../../src/ingest/import.ts';
 import type { ImportReport } from '../../src/ingest/report.ts';
 import { readNdjson } from '../../src/ingest/sources/ndjson.ts';
-import { servedServices } from '../../src/db/spliced-organization.ts';
+import { servedServices, storedService } from '../../src/db/spliced-organization.ts';
 import { splicedRecords } from '../../src/db/spliced-service.ts';
 
 /** Imports records given as objects (or raw lines) through the real NDJSON reader. */
@@ -35,11 +35,11 @@ export async function servedRecord(db: Db, collection: string, id: string): Prom
   if (!stored) return null;
   // An organization's `_json` leaves out its services, which its endpoint joins.
   if (stored._json === undefined || collection === documentCollection.organization) return served(stored);
-  const [bytes] =
+  const [pieces] =
     collection === documentCollection.service_at_location
       ? await splicedRecords(db, [stored])
-      : await servedServices(db, [stored]);
-  return JSON.parse(bytes!.toString('utf8')) as Document;
+      : await servedServices(db, [storedService(stored)]);
+  return JSON.parse(Buffer.concat(pieces!).toString('utf8')) as Document;
 }
 
 /**
