@@ -12,7 +12,7 @@ import { fullProjection } from '../db/served-fields.ts';
 import { servedBytes, soleStoredBytes, storesWholeRecord } from '../db/served-bytes.ts';
 import { isJsonObject } from '../json.ts';
 import { ownForm, splicedRecords, type SplicedForm } from '../db/spliced-service.ts';
-import { readAhead } from '../db/read-ahead.ts';
+import { readAhead, readAheadBatches } from '../db/read-ahead.ts';
 import {
   KeptOrganizations,
   ORGANIZATION_SPLICE,
@@ -105,28 +105,31 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
       : { _id: 0, [field]: 1, ...(withOrganization ? ORGANIZATION_SPLICE : {}) };
     // Stored forms are read undecoded: their bytes are all that is sent (a service's organization's spliced).
     const raw = !splicing;
-    const forms = (cursor: AsyncIterable<Document>) =>
+    // A batch at a time: what is spliced in is read with one query per batch.
+    const forms = (batches: AsyncIterable<Document[]>) =>
       splicing
-        ? splicedForms(context.db, cursor, field, batchSize)
+        ? splicedForms(context.db, batches, field)
         : withOrganization
-          ? organizationSplicedForms(context.db, cursor, batchSize)
-          : rawForms(field, cursor);
+          ? organizationSplicedForms(context.db, batches)
+          : rawForms(field, batches);
     if (parameters.format === 'ndjson') {
       const cursor = open(context, endpoint, query, served, { batchSize, raw });
-      return await sendNdjson(ctx, forms(readAhead(cursor)));
+      return await sendNdjson(ctx, forms(readAheadBatches(cursor)));
     }
     const skip = (page - 1) * perPage;
     if (query.near) {
       // Proximity is a parameter of services at location alone, whose forms are spliced.
       const nearest = await nearestPage(collection, query.near, query.filter, skip, perPage);
       const documents = inOrderOf(collection, nearest.ids, served);
-      const items = await collect(splicedForms(context.db, documents, field, batchSize));
+      const items = await collect(splicedForms(context.db, chunked(documents, batchSize), field));
       sendPage(ctx, pageHeader(nearest.total, page, perPage, items.length), items);
       return;
     }
     const [total, items] = await Promise.all([
       count(),
-      collect(forms(open(context, endpoint, query, served, { skip, limit: perPage, raw }))),
+      collect(
+        forms(chunked(open(context, endpoint, query, served, { skip, limit: perPage, raw }), batchSize)),
+      ),
     ]);
     sendPage(ctx, pageHeader(total, page, perPage, items.length), items);
   };
@@ -136,32 +139,32 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
  * Records in a form stored with them, as serialized at import, from documents read undecoded (`raw`),
  * which the driver gives as their bytes: no decoding and no serializing per read.
  */
-const rawForms = (field: '_json' | '_item', cursor: AsyncIterable<Document>) =>
-  mapped(cursor, (document) => new SerializedJson(soleStoredBytes(document as Uint8Array, field)));
+async function* rawForms(field: '_json' | '_item', batches: AsyncIterable<Document[]>) {
+  for await (const documents of batches)
+    for (const document of documents)
+      yield new SerializedJson(soleStoredBytes(document as Uint8Array, field));
+}
 
-/** Services at location: a batch at a time, each batch's services read with one query and spliced in. */
+/** Services at location: each batch's services read with one query and spliced in. */
 async function* splicedForms(
   db: Db,
-  cursor: AsyncIterable<Document>,
+  batches: AsyncIterable<Document[]>,
   form: SplicedForm,
-  batchSize: number,
 ): AsyncGenerator<SerializedJson> {
-  for await (const pairings of chunked(cursor, batchSize)) {
+  for await (const pairings of batches)
     for (const record of await splicedRecords(db, pairings, form)) yield new SerializedJson(record);
-  }
 }
 
 /**
- * Whole services, read undecoded: a batch at a time, the organizations of each batch not yet read for the
- * stream read with one query and spliced in.
+ * Whole services, read undecoded: the organizations of each batch not yet read for the stream read with
+ * one query and spliced in.
  */
 async function* organizationSplicedForms(
   db: Db,
-  cursor: AsyncIterable<Document>,
-  batchSize: number,
+  batches: AsyncIterable<Document[]>,
 ): AsyncGenerator<SerializedJson> {
   const kept = new KeptOrganizations();
-  for await (const documents of chunked(cursor, batchSize)) {
+  for await (const documents of batches) {
     const services = documents.map((document) => rawStoredService(document as Uint8Array));
     for (const record of await servedServices(db, services, kept)) yield new SerializedJson(record);
   }
