@@ -1,4 +1,4 @@
-import { Binary } from 'mongodb';
+import { Binary, type Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markDirectoryChanged } from '../../src/db/directory-generation.ts';
 import { contentEntityTag, entityTag } from '../../src/http/entity-tag.ts';
@@ -34,6 +34,30 @@ async function getJson<T = Page>(path: string, init?: RequestInit): Promise<T> {
   return (await response.json()) as T;
 }
 const ids = (page: Page) => page.contents.map((item) => item.id as string);
+
+/**
+ * Runs `change` on SERVICE_WITH_FORMS's stored document and its organization's (given the service as stored
+ * and its organization's id), and puts both back as they were after, marking the directory changed.
+ */
+async function changingServiceWithForms(
+  change: (original: Document, organizationId: string) => Promise<void>,
+): Promise<void> {
+  const services = app.database.db.collection('services');
+  const organizations = app.database.db.collection('organizations');
+  const original = await services.findOne({ id: SERVICE_WITH_FORMS });
+  const organizationId = (original!.organization as { id: string }).id;
+  const originalOrganization = await organizations.findOne({ id: organizationId });
+  try {
+    await change(original!, organizationId);
+  } finally {
+    await services.updateOne(
+      { id: SERVICE_WITH_FORMS },
+      { $set: { _json: original!._json, _organization_at: original!._organization_at } },
+    );
+    await organizations.updateOne({ id: organizationId }, { $set: { _json: originalOrganization!._json } });
+    await markDirectoryChanged(app.database.db);
+  }
+}
 
 describe('lists and paging', () => {
   it('pages with a correct header', async () => {
@@ -437,10 +461,7 @@ describe("a service's organization", () => {
     };
     const before = await asServed();
     expect(before.body).toContain('"organization":{');
-    const original = await services.findOne({ id: SERVICE_WITH_FORMS });
-    const organizationId = (original!.organization as { id: string }).id;
-    const originalOrganization = await organizations.findOne({ id: organizationId });
-    try {
+    await changingServiceWithForms(async (original, organizationId) => {
       // An earlier release's service: its organization inside, and nothing to splice.
       await services.updateOne(
         { id: SERVICE_WITH_FORMS },
@@ -450,21 +471,14 @@ describe("a service's organization", () => {
       // This release's service, and an earlier release's organization: no `_json`, its fields as stored.
       await services.updateOne(
         { id: SERVICE_WITH_FORMS },
-        { $set: { _json: original!._json, _organization_at: original!._organization_at } },
+        { $set: { _json: original._json, _organization_at: original._organization_at } },
       );
       await organizations.updateOne({ id: organizationId }, { $unset: { _json: '' } });
       expect(await asServed()).toEqual(before);
       const full = await getJson(`/services?full=true&per_page=100`);
       const listed = full.contents.find((service) => service.id === SERVICE_WITH_FORMS);
       expect(listed).toEqual(JSON.parse(before.body));
-    } finally {
-      await services.updateOne(
-        { id: SERVICE_WITH_FORMS },
-        { $set: { _json: original!._json, _organization_at: original!._organization_at } },
-      );
-      await organizations.updateOne({ id: organizationId }, { $set: { _json: originalOrganization!._json } });
-      await markDirectoryChanged(app.database.db);
-    }
+    });
   });
 });
 
@@ -472,21 +486,15 @@ describe('a single record', () => {
   it("is its stored served form with its organization's spliced in, tagged as sent: two finds", async () => {
     const services = app.database.db.collection('services');
     const organizations = app.database.db.collection('organizations');
-    const original = await services.findOne({ id: SERVICE_WITH_FORMS });
-    const organizationId = (original!.organization as { id: string }).id;
-    const originalOrganization = await organizations.findOne({ id: organizationId });
-    // Bytes no serializer would write: only the stored forms can answer them.
-    const marker = Buffer.from('{"id":"stored as it is",  "spacing":"kept"}');
-    const organizationMarker = Buffer.from('{"name":  "stored once"}');
-    await services.updateOne(
-      { id: SERVICE_WITH_FORMS },
+    await changingServiceWithForms(async (_original, organizationId) => {
+      // Bytes no serializer would write: only the stored forms can answer them.
+      const marker = Buffer.from('{"id":"stored as it is",  "spacing":"kept"}');
+      const organizationMarker = Buffer.from('{"name":  "stored once"}');
       // The organization goes after the first field: 23 bytes in.
-      { $set: { _json: marker, _organization_at: 23 } },
-    );
-    await organizations.updateOne({ id: organizationId }, { $set: { _json: organizationMarker } });
-    // Changed behind the API's back: marked, so that no answer kept before is sent.
-    await markDirectoryChanged(app.database.db);
-    try {
+      await services.updateOne({ id: SERVICE_WITH_FORMS }, { $set: { _json: marker, _organization_at: 23 } });
+      await organizations.updateOne({ id: organizationId }, { $set: { _json: organizationMarker } });
+      // Changed behind the API's back: marked, so that no answer kept before is sent.
+      await markDirectoryChanged(app.database.db);
       const finds = await commandsRun(app.testDatabase, 'find');
       const response = await fetch(`${app.url}/services/${SERVICE_WITH_FORMS}`, {
         headers: { 'accept-encoding': 'identity' },
@@ -501,14 +509,7 @@ describe('a single record', () => {
       const run = (await commandsRun(app.testDatabase, 'find')) - finds;
       if (app.testDatabase.kind === 'standin') expect(run).toBe(3);
       else expect(run).toBeGreaterThanOrEqual(3);
-    } finally {
-      await services.updateOne(
-        { id: SERVICE_WITH_FORMS },
-        { $set: { _json: original!._json, _organization_at: original!._organization_at } },
-      );
-      await organizations.updateOne({ id: organizationId }, { $set: { _json: originalOrganization!._json } });
-      await markDirectoryChanged(app.database.db);
-    }
+    });
   });
 
   it('of a root that splices nothing is its stored served form and stored tag: one find', async () => {
