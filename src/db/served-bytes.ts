@@ -13,12 +13,33 @@ export function storedBytes(value: Binary): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, value.position);
 }
 
-/** The BSON types of the fields a document is read undecoded with (see rawElements). */
+/** BSON's types that rawElements reads the values of (see rawNumber, rawString, isStoredForm). */
 const BSON_DOUBLE = 0x01;
 const BSON_STRING = 0x02;
 const BSON_DOCUMENT = 0x03;
 const BSON_BINARY = 0x05;
 const BSON_INT32 = 0x10;
+const BSON_INT64 = 0x12;
+
+/** The size of the values of fixed size, by type (ObjectId, booleans, dates, null, timestamps, …). */
+const FIXED_SIZES = new Map([
+  [BSON_DOUBLE, 8],
+  [0x06, 0], // undefined
+  [0x07, 12], // ObjectId
+  [0x08, 1], // boolean
+  [0x09, 8], // date
+  [0x0a, 0], // null
+  [BSON_INT32, 4],
+  [0x11, 8], // timestamp
+  [BSON_INT64, 8],
+  [0x13, 16], // decimal128
+  [0x7f, 0], // max key
+  [0xff, 0], // min key
+]);
+/** Types whose value is a length-prefixed string (string, JavaScript code, symbol). */
+const STRING_LIKE = new Set([BSON_STRING, 0x0d, 0x0e]);
+/** Types whose value is a length-prefixed document (document, array, code with scope). */
+const DOCUMENT_LIKE = new Set([BSON_DOCUMENT, 0x04, 0x0f]);
 
 /**
  * A top-level field of a document read undecoded: its name, type, and where its value lies in the bytes
@@ -40,9 +61,9 @@ export const rawBytes = (document: Uint8Array): Buffer =>
     : Buffer.from(document.buffer, document.byteOffset, document.byteLength);
 
 /**
- * The top-level fields of the document at `at` in `raw`, in their order, for the few types served forms
- * are read with (binary data, strings, documents, 32-bit integers, doubles); any other type, or bytes that
- * do not hold together, is an error naming `what` the document was read for.
+ * The top-level fields of the document at `at` in `raw`, in their order, each with where its value lies
+ * (of every BSON type but the deprecated DBPointer); bytes that do not hold together are an error naming
+ * `what` the document was read for.
  */
 export function rawElements(raw: Buffer, what: string, at = 0): RawElement[] {
   const documentEnd = at + readLength(raw, at);
@@ -57,19 +78,24 @@ export function rawElements(raw: Buffer, what: string, at = 0): RawElement[] {
     let start = nameEnd + 1;
     let end: number;
     let subtype: number | undefined;
-    if (type === BSON_BINARY) {
+    const fixed = FIXED_SIZES.get(type);
+    if (fixed !== undefined) next = end = start + fixed;
+    else if (type === BSON_BINARY) {
       next = end = start + 5 + readLength(raw, start);
       subtype = raw[start + 4];
       start += 5;
-    } else if (type === BSON_STRING) {
+    } else if (STRING_LIKE.has(type)) {
       next = start + 4 + readLength(raw, start);
       start += 4;
       end = next - 1;
       if (raw[end] !== 0) throw failure(what);
-    } else if (type === BSON_DOCUMENT) next = end = start + readLength(raw, start);
-    else if (type === BSON_INT32) next = end = start + 4;
-    else if (type === BSON_DOUBLE) next = end = start + 8;
-    else throw failure(what);
+    } else if (DOCUMENT_LIKE.has(type)) next = end = start + readLength(raw, start);
+    else if (type === 0x0b) {
+      // A regular expression: its pattern and its options, two C strings.
+      const patternEnd = raw.indexOf(0, start);
+      next = end = patternEnd < 0 ? -1 : raw.indexOf(0, patternEnd + 1) + 1;
+      if (next <= 0) throw failure(what);
+    } else throw failure(what);
     if (next > documentEnd - 1 || end < start) throw failure(what);
     // Field names are the app's own, ASCII.
     const name = raw.toString('latin1', typeAt + 1, nameEnd);
@@ -86,13 +112,16 @@ const readLength = (raw: Buffer, at: number) => (at + 4 <= raw.length ? raw.read
 export const isStoredForm = (element: RawElement): boolean =>
   element.type === BSON_BINARY && element.subtype === 0;
 
-/** A 32-bit integer or a double read undecoded (rawElements), as a number. */
-export const rawNumber = (raw: Buffer, element: RawElement): number | undefined =>
-  element.type === BSON_INT32
-    ? raw.readInt32LE(element.start)
-    : element.type === BSON_DOUBLE
-      ? raw.readDoubleLE(element.start)
-      : undefined;
+/** A number read undecoded (rawElements): a 32- or 64-bit integer or a double. */
+export function rawNumber(raw: Buffer, element: RawElement): number | undefined {
+  if (element.type === BSON_INT32) return raw.readInt32LE(element.start);
+  if (element.type === BSON_DOUBLE) return raw.readDoubleLE(element.start);
+  if (element.type === BSON_INT64) return Number(raw.readBigInt64LE(element.start));
+  return undefined;
+}
+
+/** Whether a field read undecoded (rawElements) holds a document, which rawElements can read in turn. */
+export const isRawDocument = (element: RawElement): boolean => element.type === BSON_DOCUMENT;
 
 /** A string read undecoded (rawElements). */
 export const rawString = (raw: Buffer, element: RawElement): string | undefined =>

@@ -1,4 +1,4 @@
-import { BSON, Binary } from 'mongodb';
+import { BSON, Binary, Decimal128, Long, ObjectId } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { servedBytes } from '../../src/db/served-bytes.ts';
 import {
@@ -56,5 +56,39 @@ describe('a service spliced with its organization', () => {
     );
     const orphan = stored({ id: 's1', organization: ORGANIZATION }).service;
     expect(servedService(orphan, undefined).toString()).toBe('{"id":"s1"}');
+  });
+});
+
+describe('a service read undecoded', () => {
+  it('gives its organization and place whatever else its document holds, and types they may be stored as', () => {
+    const json = new Binary(servedBytes('{"id":"s1"}'));
+    const document = {
+      _id: new ObjectId(),
+      flags: [true, null, new Date(0)],
+      organization: { name: null, id: 'o1', founded: Long.fromNumber(1976), pattern: /a+/i },
+      _json: json,
+      _organization_at: Long.fromNumber(5),
+      price: new Decimal128('1.5'),
+    };
+    expect(rawStoredService(BSON.serialize(document))).toEqual({
+      json: servedBytes('{"id":"s1"}'),
+      organization: { id: 'o1', at: 5 },
+    });
+    // An organization field that is not a document names none.
+    expect(
+      rawStoredService(BSON.serialize({ organization: 'o1', _json: json, _organization_at: 5 })),
+    ).toEqual({
+      json: servedBytes('{"id":"s1"}'),
+    });
+  });
+
+  it('refuses bytes that do not hold together, cut anywhere', () => {
+    const whole = BSON.serialize({
+      organization: { id: 'o1' },
+      _json: new Binary(servedBytes('{}')),
+      _organization_at: 1,
+    });
+    for (let length = 0; length < whole.length; length++)
+      expect(() => rawStoredService(whole.subarray(0, length))).toThrow(/a document read for/);
   });
 });
