@@ -47,8 +47,8 @@ export const organizationIdOf = (pairing: Document): string[] => {
 };
 
 /**
- * The served forms of some pairings (read with `ownForm`), in their order and in pieces: one query for all their
- * services, and for whole records one for their organizations beside it. A pairing without a service
+ * The served forms of some pairings (read with `ownForm`), in their order and in pieces: one query for all
+ * their services, and for whole records one for their organizations beside it. A pairing without a service
  * (none loaded yet), or whose service is not stored (left out for its size), is served as it is stored,
  * without `service`.
  */
@@ -73,19 +73,16 @@ export async function splicedRecords(
     readServices(),
     form === '_json' ? organizationForms(db, pairings.flatMap(organizationIdOf)) : new Map<string, Buffer>(),
   ]);
-  const organizationOf = (service: Document | undefined) => {
-    const id = service && organizationToSplice(service);
-    return id === undefined ? undefined : organizations.get(id);
-  };
   const unread = [...services.values()].flatMap((service) => {
     const id = organizationToSplice(service);
     return id !== undefined && !organizations.has(id) ? [id] : [];
   });
-  if (unread.length > 0)
-    for (const [id, bytes] of await organizationForms(db, unread)) organizations.set(id, bytes);
+  for (const [id, bytes] of await organizationForms(db, unread)) organizations.set(id, bytes);
   return pairings.map((pairing) => {
     const service = services.get(serviceIdOf(pairing)[0]!);
-    return servedRecord(pairing, service, form, organizationOf(service));
+    const organizationId = service && organizationToSplice(service);
+    const organization = organizationId === undefined ? undefined : organizations.get(organizationId);
+    return servedRecord(pairing, service, form, organization);
   });
 }
 

@@ -101,8 +101,9 @@ export function recordHandler(endpoint: Endpoint, { db, tombstoneDays, unknownPa
 }
 
 /**
- * Top-level fields only (and for a service, its organization's id and where it goes): `_modified` is `last_modified` as a date (the service's, in a service at location),
- * `_changed` when the document last changed (for records without a last_modified).
+ * Top-level fields only (and for a service, its organization's id and where it goes): `_modified` is
+ * `last_modified` as a date (the service's, in a service at location), `_changed` when the document last
+ * changed (for records without a last_modified).
  */
 const SERVED_FORM = {
   _id: 0,

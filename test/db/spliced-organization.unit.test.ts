@@ -82,6 +82,11 @@ describe('a service read undecoded', () => {
     });
   });
 
+  it('refuses a document without its served form', () => {
+    const document = BSON.serialize({ organization: { id: 'o1' }, _organization_at: 1, _json: '{}' });
+    expect(() => rawStoredService(document)).toThrow(/has no served form/);
+  });
+
   it('refuses bytes that do not hold together, cut anywhere', () => {
     const whole = BSON.serialize({
       organization: { id: 'o1' },

@@ -447,6 +447,32 @@ describe("a service's organization", () => {
     }
   });
 
+  it('not stored leaves its services served without it, in records, pages and streams, and the others whole', async () => {
+    const organizations = app.database.db.collection('organizations');
+    const stored = await app.database.db.collection('services').findOne({ id: SERVICE_WITH_FORMS });
+    const organizationId = (stored!.organization as { id: string }).id;
+    const original = await organizations.findOne({ id: organizationId });
+    await organizations.deleteOne({ id: organizationId });
+    await markDirectoryChanged(app.database.db);
+    try {
+      const streamed = (await (await fetch(`${app.url}/services?format=ndjson&full=true`)).text())
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { id: string; organization_id: string; organization?: object });
+      const paged = (await getJson('/services?full=true&per_page=100')).contents;
+      expect(paged).toEqual(streamed.slice(0, 100));
+      for (const service of streamed)
+        if (service.organization_id === organizationId) expect(service).not.toHaveProperty('organization');
+        else expect(service, service.id).toHaveProperty('organization');
+      const record = await getJson<Record<string, unknown>>(`/services/${SERVICE_WITH_FORMS}`);
+      expect(record).not.toHaveProperty('organization');
+      expect(streamed.find((service) => service.id === SERVICE_WITH_FORMS)).toEqual(record);
+    } finally {
+      await organizations.insertOne(original!);
+      await markDirectoryChanged(app.database.db);
+    }
+  });
+
   it('stored by an earlier release inside each service, or without a form of its own, is served alike', async () => {
     const services = app.database.db.collection('services');
     const organizations = app.database.db.collection('organizations');
