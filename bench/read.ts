@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- --count N] [-- --seed S] [-- --data-dir DIR] [-- --seconds T] [-- --concurrency C]
- * [-- --streams]`:
+ * [-- --streams] [-- --load TEXT ...]`:
  * the read endpoints of the real app (`buildApp`, in a process of its own over a stand-in in another),
  * each against a bare node:http server (also in a process of its own) sending the very responses the app
  * sent for the same paths (body and headers, but `Date` and the connection's), from memory, in the same run.
@@ -34,7 +34,9 @@
  * request sent, and a verdict against each target. Then, not under load, `GET /services?format=ndjson`
  * of every service and again with `full=true`: MB/s (10^6 bytes) and time of the median of three streams
  * (after one not measured) read by a single client, and the app process's RSS and heap sampled during
- * them against its RSS just before. `--streams` measures the streams alone (a minute or two, besides the import).
+ * them against its RSS just before. `--streams` measures the streams alone (a minute or two, besides the import);
+ * `--load TEXT` (repeatable) runs only the loads whose label contains TEXT (e.g. `--load {id}`), besides the
+ * streams.
  *
  * The bare server first fetches from the app every path it will be asked for (every record, page, filtered
  * page, proximity search and stream, and the primed unseen queries): half a minute or so, most of it the
@@ -157,6 +159,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '15' },
     concurrency: { type: 'string', default: '32' },
     streams: { type: 'boolean', default: false },
+    load: { type: 'string', multiple: true },
   },
 });
 const count = positiveInteger(values.count, 'count');
@@ -193,6 +196,17 @@ async function prepareServices(uri: string): Promise<number> {
   } finally {
     await database.close();
   }
+}
+
+/** The loads whose label contains one of `wanted` (all when none is given); none at all is an error. */
+function chosenLoads<T extends { label: string }>(all: T[], wanted: string[] | undefined): T[] {
+  if (wanted === undefined) return all;
+  const chosen = all.filter((load) => wanted.some((text) => load.label.includes(text)));
+  if (chosen.length === 0)
+    throw new Error(
+      `--load ${wanted.join(', ')}: no load's label contains it; the loads:\n${all.map((load) => load.label).join('\n')}`,
+    );
+  return chosen;
 }
 
 /** A load of random paths from a fixed set: each run on either server asks the same random sequence. */
@@ -471,7 +485,7 @@ try {
       MANY_CONNECTIONS,
     ),
   ];
-  const loads = values.streams ? [] : allLoads;
+  const loads = values.streams ? [] : chosenLoads(allLoads, values.load);
   const streamPaths = ['/services?format=ndjson', '/services?format=ndjson&full=true'] as const;
 
   console.log(
