@@ -48,7 +48,9 @@ export class ResponseCache {
   private markedHereAt = -1;
   private reading: Promise<void> | undefined;
 
-  private readonly answers: Counter<'outcome'>;
+  /** Counted here, published when scraped: a labelled counter's `inc` costs a request ~1 µs. */
+  private hits = 0;
+  private misses = 0;
   private readonly drops: Counter;
 
   constructor(
@@ -63,11 +65,16 @@ export class ResponseCache {
       ttl: KEPT_AT_MOST_MS,
       sizeCalculation: (response, url) => Buffer.byteLength(response.body) + url.length + 200,
     });
-    this.answers = new Counter({
+    const answers = { hit: () => this.hits, miss: () => this.misses };
+    new Counter({
       name: 'hsds_kept_answers_total',
       help: 'GETs of records and list pages: sent as kept (hit), or read from the database (miss).',
       labelNames: ['outcome'],
       registers: [registry],
+      collect() {
+        this.reset();
+        for (const [outcome, count] of Object.entries(answers)) this.inc({ outcome }, count());
+      },
     });
     this.drops = new Counter({
       name: 'hsds_kept_answers_dropped_total',
@@ -89,11 +96,15 @@ export class ResponseCache {
   middleware(): Middleware {
     return async (ctx, next) => {
       if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
-      const epoch = await this.current();
+      // Read at once when current: an await costs each answer a turn of the microtask queue.
+      const epoch = this.isCurrent() ? this.epoch : await this.current();
       const url = ctx.url;
       const kept = this.kept.get(url);
-      this.answers.inc({ outcome: kept ? 'hit' : 'miss' });
-      if (kept) return send(ctx, kept);
+      if (kept) {
+        this.hits++;
+        return send(ctx, kept);
+      }
+      this.misses++;
       await next();
       if (ctx.status !== 200 || epoch !== this.epoch || ctx.state.freshForSeconds !== undefined) return;
       const entityTag = bodyEntityTag(ctx);
@@ -122,9 +133,13 @@ export class ResponseCache {
    * the generation cannot be read: the database's failure is the request's (a 503 at once).
    */
   private async current(): Promise<number> {
-    while (performance.now() - this.readAt >= FRESHNESS_MS || changesMarkedHere() !== this.markedHereAt)
-      await (this.reading ??= this.readGeneration());
+    while (!this.isCurrent()) await (this.reading ??= this.readGeneration());
     return this.epoch;
+  }
+
+  /** Whether the generation was read recently enough and since the last change marked here. */
+  private isCurrent(): boolean {
+    return performance.now() - this.readAt < FRESHNESS_MS && changesMarkedHere() === this.markedHereAt;
   }
 
   private async readGeneration(): Promise<void> {
