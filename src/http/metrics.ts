@@ -5,29 +5,36 @@ import { Counter, Histogram, Registry } from 'prom-client';
 /** Prometheus request metrics, labelled by route template (never the raw path, which is unbounded). */
 export class HttpMetrics {
   readonly registry: Registry;
-  private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly duration: Histogram<'method' | 'route' | 'status'>;
 
   constructor(registry = new Registry()) {
     this.registry = registry;
-    this.requests = new Counter({
-      name: 'http_requests_total',
-      help: 'HTTP requests answered, by method, route and status.',
-      labelNames: ['method', 'route', 'status'],
-      registers: [registry],
-    });
-    this.duration = new Histogram({
+    const duration = new Histogram({
       name: 'http_request_duration_seconds',
       help: 'Time to answer HTTP requests, by method, route and status.',
       labelNames: ['method', 'route', 'status'],
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [registry],
     });
+    this.duration = duration;
+    // The histogram's counts, published under their own name when scraped: counting each request twice
+    // cost it ~1 µs of CPU.
+    new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests answered, by method, route and status.',
+      labelNames: ['method', 'route', 'status'],
+      registers: [registry],
+      async collect() {
+        this.reset();
+        for (const { metricName, labels, value } of (await duration.get()).values)
+          if (metricName === 'http_request_duration_seconds_count') this.inc(labels, value);
+      },
+    });
   }
 
   middleware(): Middleware {
     return async (ctx, next) => {
-      const stop = this.duration.startTimer();
+      const started = performance.now();
       try {
         await next();
       } finally {
@@ -36,8 +43,7 @@ export class HttpMetrics {
           route: routeOf(ctx as RouterContext),
           status: String(ctx.status),
         };
-        this.requests.inc(labels);
-        stop(labels);
+        this.duration.observe(labels, (performance.now() - started) / 1000);
       }
     };
   }
