@@ -129,12 +129,10 @@ export function servedService(service: StoredService, organization: Buffer | und
 export async function servedServices(
   db: Db,
   services: StoredService[],
-  kept: KeptOrganizations = new KeptOrganizations(),
+  kept?: KeptOrganizations,
 ): Promise<Buffer[][]> {
-  const organizations = await kept.forms(
-    db,
-    services.flatMap((service) => service.organization?.id ?? []),
-  );
+  const ids = services.flatMap((service) => service.organization?.id ?? []);
+  const organizations = await (kept ? kept.forms(db, ids) : organizationForms(db, ids));
   return services.map((service) => {
     const id = service.organization?.id;
     return servicePieces(service, id === undefined ? undefined : organizations.get(id));
@@ -142,17 +140,54 @@ export async function servedServices(
 }
 
 /**
+ * What one stream keeps of organizations at most: the forms of two thousand organizations of ~4 KB (the
+ * bench's 10,000 generated services have a thousand), beside the two batches of ~1 MB it holds.
+ */
+const KEPT_BYTES = 8 * 1024 * 1024;
+
+/** A budget of bytes that several holders take from and give back to. */
+export class SharedBytes {
+  private taken = 0;
+  constructor(readonly limit: number) {}
+  /** Takes `size` bytes if they are left. */
+  take(size: number): boolean {
+    if (this.taken + size > this.limit) return false;
+    this.taken += size;
+    return true;
+  }
+  give(size: number): void {
+    this.taken -= size;
+  }
+  get inUse(): number {
+    return this.taken;
+  }
+}
+
+/** What the streams under way keep of organizations together at most: four streams' worth. */
+export const keptByStreams = new SharedBytes(4 * KEPT_BYTES);
+
+/**
  * Organizations' served forms read for one stream, kept for its later batches: a provider's services are
  * spread over the whole order of a list, so without them each batch of 100 read again most of the
  * organizations the one before read (the stream of full services ran at half its pace). Those not stored
  * are remembered too. Up to KEPT_BYTES a stream, their ids and bookkeeping counted; past it, those not kept
- * are read for each batch. A stream is no snapshot: an organization changed while it runs may be sent as it
- * was, as a service read earlier is.
+ * are read for each batch, and so when the streams under way keep `keptByStreams`' limit together: many
+ * streams at once keep no more than that (each gives back its share when it ends). A stream is no
+ * snapshot: an organization changed while it runs may be sent as it was, as a service read earlier is.
  */
 export class KeptOrganizations {
   /** By id: the served form, or null for an organization not stored. */
   private readonly kept = new Map<string, Buffer | null>();
   private bytes = 0;
+
+  constructor(private readonly shared: SharedBytes = keptByStreams) {}
+
+  /** Lets go of what it kept, given back to the budget it shares: when its stream ends. */
+  release(): void {
+    this.shared.give(this.bytes);
+    this.bytes = 0;
+    this.kept.clear();
+  }
 
   /** The served forms of these organizations, by id: those kept, and the others read with one query. */
   async forms(db: Db, ids: Iterable<string>): Promise<Map<string, Buffer>> {
@@ -169,7 +204,7 @@ export class KeptOrganizations {
       const form = read.get(id);
       if (form) forms.set(id, form);
       const size = (form?.length ?? 0) + id.length + ENTRY_BYTES;
-      if (this.bytes + size > KEPT_BYTES) continue;
+      if (this.bytes + size > KEPT_BYTES || !this.shared.take(size)) continue;
       // A copy: the form is a view of the reply that read it, which it would otherwise keep whole.
       this.kept.set(id, form ? Buffer.from(form) : null);
       this.bytes += size;
@@ -178,12 +213,6 @@ export class KeptOrganizations {
   }
 }
 
-/**
- * What one stream keeps of organizations at most: the forms of two thousand organizations of ~4 KB (the
- * bench's 10,000 generated services have a thousand). Streams are not counted together: a few at once keep
- * a few times that, beside the two batches of ~1 MB each holds.
- */
-const KEPT_BYTES = 8 * 1024 * 1024;
 /** What a kept entry costs besides its form and its id: the map's entry, the Buffer. */
 const ENTRY_BYTES = 150;
 

@@ -164,9 +164,13 @@ async function* organizationSplicedForms(
   batches: AsyncIterable<Document[]>,
 ): AsyncGenerator<SerializedJson> {
   const kept = new KeptOrganizations();
-  for await (const documents of batches) {
-    const services = documents.map((document) => rawStoredService(document as Uint8Array));
-    for (const record of await servedServices(db, services, kept)) yield new SerializedJson(record);
+  try {
+    for await (const documents of batches) {
+      const services = documents.map((document) => rawStoredService(document as Uint8Array));
+      for (const record of await servedServices(db, services, kept)) yield new SerializedJson(record);
+    }
+  } finally {
+    kept.release();
   }
 }
 

@@ -8,6 +8,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serviceNdjsonChunks } from '../../scripts/generator/ndjson-chunks.ts';
 import { documentCollection } from '../../src/db/collections.ts';
+import { KeptOrganizations, keptByStreams, SharedBytes } from '../../src/db/spliced-organization.ts';
 import { importRecords } from '../../src/ingest/import.ts';
 import { readNdjson } from '../../src/ingest/sources/ndjson.ts';
 import type { TestApp } from '../support/app.ts';
@@ -133,6 +134,43 @@ describe('a client that disconnects early', () => {
 
     const { total_items } = await client.getJson('/services?per_page=1');
     expect(total_items).toBe(72 + GENERATED_SERVICES);
+  });
+
+  it('gives back the organizations a stream of full services kept when it ends, finished or cut short', async () => {
+    expect(keptByStreams.inUse).toBe(0);
+    const { response } = await firstBytes('/services?format=ndjson&full=true');
+    await waitFor(async () => keptByStreams.inUse > 0, 5000, 'organizations kept mid-stream');
+    response.socket.destroy();
+    await waitFor(async () => keptByStreams.inUse === 0, 5000, 'the organizations given back');
+
+    expect(await client.ndjsonItems('/services?format=ndjson&full=true')).toHaveLength(
+      72 + GENERATED_SERVICES,
+    );
+    expect(keptByStreams.inUse).toBe(0);
+  });
+
+  it('keeps organizations for streams within the budget they share, every form still served', async () => {
+    const organizations = app.database.db.collection(documentCollection.organization);
+    const ids = (await organizations.find({}, { projection: { _id: 0, id: 1 } }).toArray()).map(
+      ({ id }) => id as string,
+    );
+    expect(ids.length).toBeGreaterThan(50);
+    // Room for a few of them: the first stream takes it, the second finds none left until it is given back.
+    const shared = new SharedBytes(20_000);
+    const [first, second] = [new KeptOrganizations(shared), new KeptOrganizations(shared)];
+    expect((await first.forms(app.database.db, ids)).size).toBe(ids.length);
+    const takenByFirst = shared.inUse;
+    expect(takenByFirst).toBeGreaterThan(0);
+    expect(takenByFirst).toBeLessThanOrEqual(shared.limit);
+    expect((await second.forms(app.database.db, ids)).size).toBe(ids.length);
+    expect(shared.inUse).toBeLessThanOrEqual(shared.limit);
+    first.release();
+    second.release();
+    expect(shared.inUse).toBe(0);
+    expect((await second.forms(app.database.db, ids)).size).toBe(ids.length);
+    expect(shared.inUse).toBe(takenByFirst);
+    second.release();
+    expect(shared.inUse).toBe(0);
   });
 
   it('reads the database in batches of about a megabyte, not in its own of up to 16 MiB', async () => {
