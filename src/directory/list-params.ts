@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { booleanFlag } from '../boolean-flag.ts';
+import { isCalendarDay } from '../calendar-day.ts';
 import { HttpProblem } from '../http/problem.ts';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../http/paging.ts';
 import { queryInteger } from '../http/query-integer.ts';
@@ -11,13 +12,6 @@ const text = z
   .trim()
   .min(1, 'must not be empty')
   .max(500, 'is too long');
-
-/** Whether a value's leading `YYYY-MM-DD` is a real day: `Date` silently rolls 2026-02-30 over to March 2. */
-function isCalendarDate(value: string): boolean {
-  const day = value.slice(0, 10);
-  const midnight = new Date(`${day}T00:00:00Z`);
-  return !Number.isNaN(midnight.getTime()) && midnight.toISOString().slice(0, 10) === day;
-}
 
 /**
  * ISO 8601 date (`2025-06-01`) or date-time with a zone (`2025-06-01T08:00:00Z`, `…+02:00`, `…+0200`,
@@ -32,7 +26,7 @@ const instant = z
       /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)$/i.test(value),
     'must be an ISO 8601 date (YYYY-MM-DD) or date-time with a time zone',
   )
-  .refine(isCalendarDate, 'is not a real date')
+  .refine((value) => isCalendarDay(value.slice(0, 10)), 'is not a real date')
   .transform(
     (value) => new Date(value.length === 10 ? `${value}T00:00:00Z` : value.replace(/([+-]\d{2})$/, '$1:00')),
   )

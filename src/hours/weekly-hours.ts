@@ -12,6 +12,7 @@
  * (HSDS_DEFAULT_TIMEZONE), so that changing that needs no rebuild. Any other schedule (monthly, yearly,
  * fortnightly, counted, without times) is not understood: it never makes a record open.
  */
+import { isCalendarDay } from '../calendar-day.ts';
 
 /** Minutes in a week. */
 export const WEEK = 7 * 24 * 60;
@@ -250,9 +251,7 @@ export function parseOffset(text: string): number | undefined {
 /** A real calendar date's YYYY-MM-DD, the start of an ISO 8601 date or date-time. */
 function dateOf(value: unknown): string | undefined {
   const day = typeof value === 'string' ? DATE.exec(value.trim())?.[1] : undefined;
-  if (day === undefined) return undefined;
-  const midnight = new Date(`${day}T00:00:00Z`);
-  return !Number.isNaN(midnight.getTime()) && midnight.toISOString().startsWith(day) ? day : undefined;
+  return day !== undefined && isCalendarDay(day) ? day : undefined;
 }
 
 const latest = (a?: string, b?: string) => (a === undefined ? b : b === undefined || a > b ? a : b);

@@ -1,13 +1,13 @@
 import { z } from 'zod';
+import { isCalendarDay } from '../calendar-day.ts';
 import { META_STATUSES } from './entry.ts';
 
 const text = z.string({ error: 'must be a string' });
 
 /** The spec's `yyyy-mm-dd`, and a day that exists (not 2026-02-30). */
-const day = text.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as yyyy-mm-dd').refine((value) => {
-  const midnight = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(midnight.getTime()) && midnight.toISOString().startsWith(value);
-}, 'is not a real date');
+const day = text
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as yyyy-mm-dd')
+  .refine(isCalendarDay, 'is not a real date');
 
 /** What a caller may write: every field of spec 2.3 but `id`, each optional. */
 const writableFields = {
