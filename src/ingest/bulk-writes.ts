@@ -126,9 +126,10 @@ export async function bulkWriteWithRemedies<T extends Document>(
       if (!failed || ++rounds[failed.sent ? 'sent' : 'refused'] === MAX_ROUNDS) throw error;
       const retries: AnyBulkWriteOperation<T>[] = [];
       for (const { operation, ...failure } of failed.failures) {
-        const retry = remedies
-          .map((remedy) => remedy(operation, failure))
-          .find((write) => write !== undefined);
+        // Asked in turn until one answers: a remedy that answers also records what it did (a warning, a
+        // record left out), which must not happen for a failure an earlier one took.
+        let retry: AnyBulkWriteOperation<T> | undefined;
+        for (const remedy of remedies) if ((retry = remedy(operation, failure)) !== undefined) break;
         if (!retry) throw error;
         retries.push(retry);
       }

@@ -10,6 +10,7 @@ import {
   MAX_DOCUMENT_BYTES,
   replaceDuplicate,
   replacing,
+  type Remedy,
 } from '../../src/ingest/bulk-writes.ts';
 import { startStandin } from 'mongo-standin';
 import { leavingOutUnindexableGeo } from '../../src/ingest/unindexable-geo.ts';
@@ -128,6 +129,26 @@ describe('bulk writes with remedies', () => {
     await expect(bulkWriteWithRemedies(collection, [{ insertOne: { document: oversized } }])).rejects.toThrow(
       /larger than the maximum|out of range/,
     );
+  });
+
+  it('asks remedies in turn and no further than the first that answers a failure', async () => {
+    const asked: string[] = [];
+    const remedy =
+      (name: string, answers: boolean): Remedy<Document> =>
+      () => {
+        asked.push(name);
+        return answers ? { insertOne: { document: { id: 'turns', text: 'cut' } } } : undefined;
+      };
+    const oversized = { id: 'turns', text: 'x'.repeat(17 * 1024 * 1024) };
+    await bulkWriteWithRemedies(
+      collection,
+      [{ insertOne: { document: oversized } }],
+      remedy('first', false),
+      remedy('second', true),
+      remedy('third', true),
+    );
+    expect(asked).toEqual(['first', 'second']);
+    expect(await collection.findOne({ id: 'turns' })).toMatchObject({ text: 'cut' });
   });
 
   it('measures a replace as the driver does: the whole statement, filter included', async () => {
