@@ -167,6 +167,7 @@ const seed = positiveInteger(values.seed, 'seed');
 const dataDir = values['data-dir'];
 const seconds = positiveInteger(values.seconds, 'seconds');
 const concurrency = positiveInteger(values.concurrency, 'concurrency');
+if (values.streams && values.load) throw new Error('--load with --streams: --streams runs no load');
 
 /** The services in the stand-in: those already in a kept data directory, or `count` newly imported. */
 async function prepareServices(uri: string): Promise<number> {

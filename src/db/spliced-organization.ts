@@ -163,7 +163,11 @@ export class SharedBytes {
   }
 }
 
-/** What the streams under way keep of organizations together at most: four streams' worth. */
+/**
+ * What the streams under way keep of organizations together at most: four streams' worth. A stream held
+ * by a client that stopped reading keeps its share until the client goes: others meanwhile keep less, and
+ * read the organizations of each batch again.
+ */
 export const keptByStreams = new SharedBytes(4 * KEPT_BYTES);
 
 /**
@@ -180,11 +184,12 @@ export class KeptOrganizations {
   private readonly kept = new Map<string, Buffer | null>();
   private bytes = 0;
 
-  constructor(private readonly shared: SharedBytes = keptByStreams) {}
+  /** `shared`: a budget it draws on besides its own limit (streams share `keptByStreams`). */
+  constructor(private readonly shared?: SharedBytes) {}
 
   /** Lets go of what it kept, given back to the budget it shares: when its stream ends. */
   release(): void {
-    this.shared.give(this.bytes);
+    this.shared?.give(this.bytes);
     this.bytes = 0;
     this.kept.clear();
   }
@@ -204,7 +209,7 @@ export class KeptOrganizations {
       const form = read.get(id);
       if (form) forms.set(id, form);
       const size = (form?.length ?? 0) + id.length + ENTRY_BYTES;
-      if (this.bytes + size > KEPT_BYTES || !this.shared.take(size)) continue;
+      if (this.bytes + size > KEPT_BYTES || this.shared?.take(size) === false) continue;
       // A copy: the form is a view of the reply that read it, which it would otherwise keep whole.
       this.kept.set(id, form ? Buffer.from(form) : null);
       this.bytes += size;

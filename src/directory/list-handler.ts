@@ -15,6 +15,8 @@ import { ownForm, splicedRecords, type SplicedForm } from '../db/spliced-service
 import { readAhead, readAheadBatches } from '../db/read-ahead.ts';
 import {
   KeptOrganizations,
+  keptByStreams,
+  type SharedBytes,
   ORGANIZATION_SPLICE,
   rawStoredService,
   servedServices,
@@ -106,15 +108,16 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
     // Stored forms are read undecoded: their bytes are all that is sent (a service's organization's spliced).
     const raw = !splicing;
     // A batch at a time: what is spliced in is read with one query per batch.
-    const forms = (batches: AsyncIterable<Document[]>) =>
+    // `streaming`: the organizations a stream keeps count in the budget all streams share.
+    const forms = (batches: AsyncIterable<Document[]>, streaming: boolean) =>
       splicing
         ? splicedForms(context.db, batches, field)
         : withOrganization
-          ? organizationSplicedForms(context.db, batches)
+          ? organizationSplicedForms(context.db, batches, streaming ? keptByStreams : undefined)
           : rawForms(field, batches);
     if (parameters.format === 'ndjson') {
       const cursor = open(context, endpoint, query, served, { batchSize, raw });
-      return await sendNdjson(ctx, forms(readAheadBatches(cursor)));
+      return await sendNdjson(ctx, forms(readAheadBatches(cursor), true));
     }
     const skip = (page - 1) * perPage;
     if (query.near) {
@@ -128,7 +131,10 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
     const [total, items] = await Promise.all([
       count(),
       collect(
-        forms(chunked(open(context, endpoint, query, served, { skip, limit: perPage, raw }), batchSize)),
+        forms(
+          chunked(open(context, endpoint, query, served, { skip, limit: perPage, raw }), batchSize),
+          false,
+        ),
       ),
     ]);
     sendPage(ctx, pageHeader(total, page, perPage, items.length), items);
@@ -156,14 +162,15 @@ async function* splicedForms(
 }
 
 /**
- * Whole services, read undecoded: the organizations of each batch not yet read for the stream read with
- * one query and spliced in.
+ * Whole services, read undecoded: the organizations of each batch not yet read for the stream (or page)
+ * read with one query and spliced in; those kept count in `shared`, when given, until it ends.
  */
 async function* organizationSplicedForms(
   db: Db,
   batches: AsyncIterable<Document[]>,
+  shared: SharedBytes | undefined,
 ): AsyncGenerator<SerializedJson> {
-  const kept = new KeptOrganizations();
+  const kept = new KeptOrganizations(shared);
   try {
     for await (const documents of batches) {
       const services = documents.map((document) => rawStoredService(document as Uint8Array));

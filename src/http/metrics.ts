@@ -25,8 +25,9 @@ export class HttpMetrics {
       labelNames: ['method', 'route', 'status'],
       registers: [registry],
       async collect() {
+        const { values } = await duration.get();
         this.reset();
-        for (const { metricName, labels, value } of (await duration.get()).values)
+        for (const { metricName, labels, value } of values)
           if (metricName === 'http_request_duration_seconds_count') this.inc(labels, value);
       },
     });

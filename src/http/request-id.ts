@@ -8,8 +8,8 @@ const ACCEPTABLE_ID = /^[\w.-]{1,128}$/;
 
 declare module 'koa' {
   interface DefaultState {
-    requestId: string;
-    logger: Logger;
+    readonly requestId: string;
+    readonly logger: Logger;
   }
 }
 

@@ -6,7 +6,7 @@ const text = z.string({ error: 'must be a string' });
 
 /** The spec's `yyyy-mm-dd`, and a day that exists (not 2026-02-30). */
 const day = text
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as yyyy-mm-dd')
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date as yyyy-mm-dd', abort: true })
   .refine(isCalendarDay, 'is not a real date');
 
 /** What a caller may write: every field of spec 2.3 but `id`, each optional. */
