@@ -7,6 +7,7 @@ import { typeRank, TypeRank } from '../compare.ts';
 import type { IndexEntries } from '../storage/index-entries.ts';
 import type { IndexEntry } from '../storage/storage.ts';
 import type { IndexSpec } from './index-spec.ts';
+import { RecordIds } from './record-ids.ts';
 
 export type DocumentPredicate = (doc: Document) => boolean;
 
@@ -236,7 +237,7 @@ export class CollectionIndex {
     const kept = this.walks.get(key);
     if (kept) return kept;
     const generation = this.generation();
-    const ids = new Set(this.idsBetween(start, end));
+    const ids = RecordIds.of(this.idsBetween(start, end));
     if (this.keeps(generation, ids.size)) {
       if (this.walks.size >= MAX_WALKS_KEPT) this.walks.delete(this.walks.keys().next().value!);
       this.walks.set(key, ids);
