@@ -47,7 +47,7 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
       context.unknownParameters,
     );
     // What is open now holds until the next minute (the filters' precision), whatever the data.
-    if (parameters.open_now === true) ctx.state.freshForSeconds = 60 - new Date().getUTCSeconds();
+    if (parameters.open_now === true) ctx.state.freshUntil = (Math.floor(Date.now() / 60_000) + 1) * 60_000;
     const query = await endpoint.query(parameters, context);
     const collection = context.db.collection(endpoint.collection);
 

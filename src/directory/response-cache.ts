@@ -106,7 +106,7 @@ export class ResponseCache {
       }
       this.misses++;
       await next();
-      if (ctx.status !== 200 || epoch !== this.epoch || ctx.state.freshForSeconds !== undefined) return;
+      if (ctx.status !== 200 || epoch !== this.epoch || ctx.state.freshUntil !== undefined) return;
       const entityTag = bodyEntityTag(ctx);
       if (entityTag === undefined) return; // a stream
       this.kept.set(url, {

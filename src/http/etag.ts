@@ -6,10 +6,10 @@ declare module 'koa' {
     /** Set by a handler whose body is already serialized JSON with a known tag (stored with the record). */
     entityTag?: string;
     /**
-     * Set by a handler whose answer holds only so many seconds whatever the data (`open_now`: until the
+     * Set by a handler whose answer holds only until then (a time in ms) whatever the data (`open_now`: the
      * next minute): caches may keep it no longer, and the server keeps none (response-cache.ts).
      */
-    freshForSeconds?: number;
+    freshUntil?: number;
   }
 }
 
@@ -26,7 +26,9 @@ export function etag(cacheControl: string): Middleware {
     const tag = bodyEntityTag(ctx);
     if (tag === undefined) return;
     ctx.set('ETag', tag);
-    const fresh = ctx.state.freshForSeconds;
+    const until = ctx.state.freshUntil;
+    // Whole seconds left as the answer goes, rounded down: a cache counts them from the Date sent with it.
+    const fresh = until === undefined ? undefined : Math.max(0, Math.floor((until - Date.now()) / 1000));
     ctx.set(
       'Cache-Control',
       fresh === undefined
