@@ -108,16 +108,16 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
     // Stored forms are read undecoded: their bytes are all that is sent (a service's organization's spliced).
     const raw = !splicing;
     // A batch at a time: what is spliced in is read with one query per batch.
-    // `streaming`: the organizations a stream keeps count in the budget all streams share.
-    const forms = (batches: AsyncIterable<Document[]>, streaming: boolean) =>
+    // `shared`: the budget the organizations kept count in (the streams' together; a page's its own).
+    const forms = (batches: AsyncIterable<Document[]>, shared?: SharedBytes) =>
       splicing
         ? splicedForms(context.db, batches, field)
         : withOrganization
-          ? organizationSplicedForms(context.db, batches, streaming ? keptByStreams : undefined)
+          ? organizationSplicedForms(context.db, batches, shared)
           : rawForms(field, batches);
     if (parameters.format === 'ndjson') {
       const cursor = open(context, endpoint, query, served, { batchSize, raw });
-      return await sendNdjson(ctx, forms(readAheadBatches(cursor), true));
+      return await sendNdjson(ctx, forms(readAheadBatches(cursor), keptByStreams));
     }
     const skip = (page - 1) * perPage;
     if (query.near) {
@@ -131,10 +131,7 @@ export function listHandler(endpoint: Endpoint, context: QueryContext) {
     const [total, items] = await Promise.all([
       count(),
       collect(
-        forms(
-          chunked(open(context, endpoint, query, served, { skip, limit: perPage, raw }), batchSize),
-          false,
-        ),
+        forms(chunked(open(context, endpoint, query, served, { skip, limit: perPage, raw }), batchSize)),
       ),
     ]);
     sendPage(ctx, pageHeader(total, page, perPage, items.length), items);

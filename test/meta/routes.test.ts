@@ -88,6 +88,17 @@ describe('meta entries: validation', () => {
     expect(response.body.message).toContain(field);
   });
 
+  it('says of a day not written as yyyy-mm-dd that alone, and of one that does not exist that alone', async () => {
+    for (const [timestamp, message] of [
+      ['2025-02', 'must be a date as yyyy-mm-dd'],
+      ['2025-02-30', 'is not a real date'],
+    ]) {
+      const response = await create({ timestamp });
+      expect(response.status).toBe(400);
+      expect(response.body.errors).toEqual([expect.objectContaining({ field: 'timestamp', message })]);
+    }
+  });
+
   it('accepts both statuses of the spec', async () => {
     for (const status of ['Complete', 'Waiting']) expect((await create({ status })).status).toBe(200);
   });
