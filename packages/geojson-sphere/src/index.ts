@@ -6,7 +6,7 @@
 
 // The earth and distances on it.
 export { distanceMeters, EARTH_RADIUS_METERS, isValidLngLat, radiansToMeters, type LngLat } from './earth.ts';
-export { cross, dot, toUnitVector, type UnitVector } from './unit-vectors.ts';
+export { angleBetween, cross, dot, toUnitVector, type UnitVector } from './unit-vectors.ts';
 
 // What a 2dsphere index accepts.
 export { geometryDefect } from './geometry-defect.ts';

@@ -1,12 +1,22 @@
-import { cross, dot, shapesIntersect, type Shape, type ShapePart, type UnitVector } from 'geojson-sphere';
+import {
+  angleBetween,
+  cross,
+  dot,
+  shapesIntersect,
+  toUnitVector,
+  type Shape,
+  type ShapePart,
+  type UnitVector,
+} from 'geojson-sphere';
 
 /**
  * The cells of the stand-in's 2dsphere indexes: a quadtree over longitude and latitude, each cell named
  * by its quadrant digits from the whole earth down ('' is the earth, '0'–'3' its quarters, and so on),
  * so that a cell's name starts with each of its ancestors' and a cell and all below it are one range of
  * names. A geometry is indexed under a few cells covering its longitude/latitude bounds; a query reads
- * the cells covering its region's bounds, their descendants and their ancestors. Cells only narrow: the
- * query's own test decides every candidate, so bounds may be generous but never short.
+ * the cells covering its region's bounds (for a distance, only those that reach into its cap), their
+ * descendants and their ancestors. Cells only narrow: the query's own test decides every candidate, so
+ * bounds may be generous but never short.
  */
 
 /** Points are indexed at this level: cells of 360°/2^20 by 180°/2^20 (~38 by ~19 metres at the equator). */
@@ -14,6 +24,8 @@ export const POINT_LEVEL = 20;
 /** Cells per part of an indexed geometry, and per query region. */
 const CELLS_PER_GEOMETRY_PART = 4;
 const CELLS_PER_QUERY = 16;
+/** Cells a distance query's cap may be covered with: finer at its rim than its bounds' 16 allow. */
+const CELLS_PER_CAP = 48;
 /** Margin added around query bounds, in degrees: far more than MongoDB's touch tolerance (1e-9 rad). */
 const MARGIN_DEGREES = 1e-6;
 const DEGREES = 180 / Math.PI;
@@ -26,9 +38,18 @@ export interface Bounds {
   readonly north: number;
 }
 
+/** Points within `radius` radians of `center`: what a distance query reaches. */
+export interface Cap {
+  readonly center: UnitVector;
+  readonly radius: number;
+}
+
 /** The whole earth: nothing to narrow by. */
 export const WORLD = 'world';
-export type Region = readonly Bounds[] | typeof WORLD;
+/** Where a stored geometry lies: its bounds, or anywhere. */
+type Extent = readonly Bounds[] | typeof WORLD;
+/** Where a query's geometries may lie: bounds, within a cap for a distance query; or anywhere. */
+export type Region = { readonly bounds: readonly Bounds[]; readonly cap?: Cap } | typeof WORLD;
 
 const lngLatOf = ([x, y, z]: UnitVector): [number, number] => [
   Math.atan2(y, x) * DEGREES,
@@ -66,7 +87,7 @@ function arcLatitudes(a: UnitVector, b: UnitVector): [number, number] {
 }
 
 /** Bounds of a chain of arcs; the world when one crosses the antimeridian or passes over a pole. */
-function edgesBounds(edges: Iterable<[UnitVector, UnitVector]>): Region {
+function edgesBounds(edges: Iterable<[UnitVector, UnitVector]>): Extent {
   let west = Infinity;
   let east = -Infinity;
   let south = Infinity;
@@ -94,7 +115,7 @@ function* chain(vertices: readonly UnitVector[], closed: boolean): Generator<[Un
  * Bounds of one part of a shape. A polygon's interior lies within its shell's bounds unless it holds a
  * pole (a shell that does not cross the antimeridian leaves both poles' side outside those bounds).
  */
-function partBounds(part: ShapePart): Region {
+function partBounds(part: ShapePart): Extent {
   if (part.kind === 'point') {
     const [lng, lat] = lngLatOf(part.point);
     return [{ west: lng, east: lng, south: lat, north: lat }];
@@ -113,7 +134,7 @@ export function shapeCells(shape: Shape): string[] {
     const bounds = partBounds(part);
     if (bounds === WORLD) return [''];
     for (const cell of coveringCells(bounds, part.kind === 'point' ? 1 : CELLS_PER_GEOMETRY_PART))
-      cells.add(cell);
+      cells.add(nameOf(cell));
   }
   return [...cells];
 }
@@ -126,7 +147,7 @@ export function shapeRegion(shape: Shape): Region {
     if (bounds === WORLD) return WORLD;
     all.push(...bounds);
   }
-  return all.flatMap(withMargin);
+  return { bounds: all.flatMap(withMargin) };
 }
 
 /** Bounds of every point within `radius` radians of `center` (a spherical cap), with a margin. */
@@ -135,11 +156,13 @@ export function capRegion([lng, lat]: readonly [number, number], radius: number)
   const reach = radius * DEGREES;
   const south = lat - reach;
   const north = lat + reach;
+  const cap = { center: toUnitVector([lng, lat]), radius };
   if (south <= -90 || north >= 90) {
-    return withMargin({ west: -180, east: 180, south: Math.max(-90, south), north: Math.min(90, north) });
+    const polar = { west: -180, east: 180, south: Math.max(-90, south), north: Math.min(90, north) };
+    return { bounds: withMargin(polar), cap };
   }
   const spread = Math.asin(Math.min(1, Math.sin(radius) / Math.cos(lat / DEGREES))) * DEGREES;
-  return withMargin({ west: lng - spread, east: lng + spread, south, north });
+  return { bounds: withMargin({ west: lng - spread, east: lng + spread, south, north }), cap };
 }
 
 /** Bounds widened by the margin, split at the antimeridian (touching it counts: ±180° are one meridian). */
@@ -156,8 +179,25 @@ function withMargin({ west, east, south, north }: Bounds): Bounds[] {
   return parts;
 }
 
-/** The query's cells: few enough to read each, at the finest level that allows it. */
-export const queryCells = (bounds: readonly Bounds[]): string[] => coveringCells(bounds, CELLS_PER_QUERY);
+/**
+ * The query's cells: few enough to read each, at the finest level that allows it; for a cap, those of
+ * its bounds' cells that reach into it, the ones across its rim split while their number allows (a
+ * circle's bounding cells hold up to twice the documents within it).
+ */
+export function queryCells({ bounds, cap }: Exclude<Region, typeof WORLD>): string[] {
+  let cells = coveringCells(bounds, CELLS_PER_QUERY);
+  if (!cap || cells.some((cell) => cell.level < MIN_CAP_LEVEL)) return cells.map(nameOf);
+  cells = cells.filter((cell) => reaches(cell, cap) !== 'outside');
+  for (;;) {
+    const finer = cells.flatMap((cell) =>
+      cell.level === POINT_LEVEL || reaches(cell, cap) === 'inside'
+        ? [cell]
+        : childrenOf(cell).filter((child) => reaches(child, cap) !== 'outside'),
+    );
+    if (finer.length > CELLS_PER_CAP || finer.length === cells.length) return cells.map(nameOf);
+    cells = finer;
+  }
+}
 
 const cellIndex = (value: number, low: number, span: number, cells: number) =>
   Math.min(cells - 1, Math.max(0, Math.floor(((value - low) / span) * cells)));
@@ -179,8 +219,15 @@ function cellRange({ west, east, south, north }: Bounds, level: number): CellRan
   };
 }
 
+/** A cell by its place: column x and row y of the 2^level by 2^level grid over the earth. */
+interface Cell {
+  readonly x: number;
+  readonly y: number;
+  readonly level: number;
+}
+
 /** The cells covering the bounds, at the finest level (down to POINT_LEVEL) where they are at most `most`. */
-function coveringCells(bounds: readonly Bounds[], most: number): string[] {
+function coveringCells(bounds: readonly Bounds[], most: number): Cell[] {
   let level = POINT_LEVEL;
   const count = (at: number) =>
     bounds.reduce((sum, box) => {
@@ -188,12 +235,52 @@ function coveringCells(bounds: readonly Bounds[], most: number): string[] {
       return sum + (x1 - x0 + 1) * (y1 - y0 + 1);
     }, 0);
   while (level > 0 && count(level) > most) level--;
-  const cells = new Set<string>();
+  const cells = new Map<string, Cell>();
   for (const box of bounds) {
     const { x0, x1, y0, y1 } = cellRange(box, level);
-    for (let x = x0; x <= x1; x++) for (let y = y0; y <= y1; y++) cells.add(cellName(x, y, level));
+    for (let x = x0; x <= x1; x++)
+      for (let y = y0; y <= y1; y++) cells.set(cellName(x, y, level), { x, y, level });
   }
-  return [...cells];
+  return [...cells.values()];
+}
+
+const nameOf = ({ x, y, level }: Cell): string => cellName(x, y, level);
+
+const childrenOf = ({ x, y, level }: Cell): Cell[] =>
+  [0, 1, 2, 3].map((quadrant) => ({
+    x: 2 * x + (quadrant & 1),
+    y: 2 * y + (quadrant >> 1),
+    level: level + 1,
+  }));
+
+/**
+ * Cells at least this coarse span at most 90° of longitude, where a cell's farthest points from its centre
+ * are its corners (what `reaches` assumes); coarser ones are kept whole.
+ */
+const MIN_CAP_LEVEL = 2;
+/** Slack on a cell's distance from a cap, in radians: above the arithmetic's error, as MARGIN_DEGREES. */
+const MARGIN_RADIANS = MARGIN_DEGREES / DEGREES;
+
+/**
+ * Whether a cell lies wholly outside a cap, wholly inside it, or across its rim. Outside is told only when
+ * certain (every point of the cell is farther from the cap's centre than its cell centre's distance less
+ * the cell's reach to its farthest corner); inside may be missed, which only leaves a cell unsplit.
+ */
+function reaches({ x, y, level }: Cell, cap: Cap): 'outside' | 'inside' | 'across' {
+  const width = 360 / 2 ** level;
+  const height = 180 / 2 ** level;
+  const west = -180 + x * width;
+  const south = -90 + y * height;
+  const corners = [
+    toUnitVector([west, south]),
+    toUnitVector([west + width, south]),
+    toUnitVector([west, south + height]),
+    toUnitVector([west + width, south + height]),
+  ];
+  const middle = toUnitVector([west + width / 2, south + height / 2]);
+  const reach = Math.max(...corners.map((corner) => angleBetween(middle, corner)));
+  if (angleBetween(cap.center, middle) - reach > cap.radius + MARGIN_RADIANS) return 'outside';
+  return corners.every((corner) => angleBetween(cap.center, corner) < cap.radius) ? 'inside' : 'across';
 }
 
 /** The quadrant digits of cell (x, y) at `level`, most significant first. */

@@ -3,6 +3,7 @@ import { Query } from 'mingo';
 import { describe, expect, it } from 'vitest';
 import { distanceMeters } from 'geojson-sphere';
 import { runGeoNearStage } from '../../src/geo/index.ts';
+import type { Bounds, Region, WORLD } from '../../src/geo/cells.ts';
 import {
   EMPIRE_STATE_BUILDING,
   NEW_YORK_JFK,
@@ -91,15 +92,12 @@ describe('runGeoNearStage', () => {
       },
       ctx,
     );
-    const [[path, region, query]] = asked as [
-      [string, { west: number; east: number; south: number; north: number }[], unknown],
-    ];
+    const [[path, region, query]] = asked as [[string, Exclude<Region, typeof WORLD>, unknown]];
     expect(path).toBe('loc');
     expect(query).toEqual({ kind: 'x' });
-    // 1 km is ~0.009° of latitude: the region is the bounds of that circle.
-    const [{ south, north, west, east }] = region as [
-      { west: number; east: number; south: number; north: number },
-    ];
+    // 1 km is ~0.009° of latitude: the region is the bounds of that circle, and the circle itself.
+    const [{ south, north, west, east }] = region.bounds as [Bounds];
+    expect(region.cap?.radius).toBeCloseTo(1_000 / 6_378_100, 12);
     expect(north - EMPIRE_STATE_BUILDING[1]).toBeCloseTo(0.009, 3);
     expect(EMPIRE_STATE_BUILDING[1] - south).toBeCloseTo(0.009, 3);
     expect(west).toBeLessThan(EMPIRE_STATE_BUILDING[0]);
