@@ -62,6 +62,19 @@ describe('$match, $project, $addFields/$set, $unset', () => {
     expect(out).toEqual([{ _id: 's2', org: 'o1', name: 'Shelter', status: 'active' }]);
   });
 
+  it('$project inclusion keeps the fields shown in the order of the document, with _id unless left out', async () => {
+    const c = fresh('inclusion');
+    await c.insertOne({ _id: 1, b: 2, a: { x: 1 }, c: [3] });
+    const [shown] = await run(c, [{ $project: { c: 1, a: 1, missing: 1 } }]);
+    expect(shown).toEqual({ _id: 1, a: { x: 1 }, c: [3] });
+    expect(Object.keys(shown!)).toEqual(['_id', 'a', 'c']);
+    const [withoutId] = await run(c, [{ $project: { c: true, b: 1, _id: 0 } }]);
+    expect(Object.keys(withoutId!)).toEqual(['b', 'c']);
+    const [twice] = await run(c, [{ $project: { a: 1, b: 1 } }, { $project: { b: 1, _id: false } }]);
+    expect(twice).toEqual({ b: 2 });
+    expect(await run(c, [{ $project: { missing: 1, _id: 0 } }])).toEqual([{}]);
+  });
+
   it('$match with $expr compares fields of the same document', async () => {
     const c = fresh('expr');
     await c.insertMany([
