@@ -54,6 +54,18 @@ export function cloneDocument<T>(value: T): T {
 }
 
 /**
+ * Freezes a document, and the embedded documents and arrays in it (other values, such as ObjectIds and
+ * binary data, are left as they are): for a document shared between readers that must not change it.
+ */
+export function freezeDocument<T>(value: T): T {
+  if (Array.isArray(value) || isPlainObject(value)) {
+    for (const element of Object.values(value)) freezeDocument(element);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
  * Sets a document's field. `__proto__` is an ordinary field name in BSON (the `bson` package decodes it as
  * an own field), but assigning it would set the object's prototype instead: the field would be lost.
  */

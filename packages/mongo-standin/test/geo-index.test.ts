@@ -286,6 +286,55 @@ describe('a 2dsphere index', () => {
     expect(found).toBeGreaterThan(20);
   });
 
+  it('keeps what a proximity search reads only until the next write, and unchanged by later stages', async () => {
+    // Searches read a few fields of the same candidates again and again: the stand-in keeps them between
+    // writes (engine/kept-reads.ts). A write must be seen by the next search, and a stage that changes
+    // the documents it is given must not change what a later search is given.
+    const kept = h.client.db('geoindex').collection<{ _id: number }>('kept');
+    await kept.createIndex({ loc: '2dsphere' });
+    const center = placed();
+    await kept.insertMany(
+      Array.from({ length: 50 }, (_, i) => ({
+        _id: i,
+        loc: point([center[0] + (i % 7) * 1e-3, Math.max(-89, Math.min(89, center[1] + (i % 5) * 1e-3))]),
+        kind: i % 2 ? 'shelter' : 'food',
+      })),
+    );
+    const geoNear = {
+      $geoNear: { near: point(center), distanceField: 'distance', maxDistance: 5_000, key: 'loc' },
+    };
+    const search = [
+      geoNear,
+      { $project: { _id: 1, kind: 1, distance: 1 } },
+      {
+        $facet: {
+          total: [{ $count: 'count' }],
+          shelters: [{ $match: { kind: 'shelter' } }, { $count: 'n' }],
+        },
+      },
+    ];
+    const first = await kept.aggregate(search).toArray();
+    expect(first).toEqual([{ total: [{ count: 50 }], shelters: [{ n: 25 }] }]);
+    expect(await kept.aggregate(search).toArray()).toEqual(first);
+
+    await kept.updateMany({ _id: { $lt: 10 } }, { $set: { kind: 'shelter' } });
+    expect(await kept.aggregate(search).toArray()).toEqual([
+      { total: [{ count: 50 }], shelters: [{ n: 30 }] },
+    ]);
+
+    const changing = [geoNear, { $project: { loc: 1, kind: 1 } }, { $set: { 'loc.seen': true, kind: 'x' } }];
+    for (let round = 0; round < 2; round++) {
+      const changed = await kept.aggregate(changing).toArray();
+      expect(changed).toHaveLength(50);
+      expect(changed.every((doc) => doc.loc.seen === true && doc.kind === 'x')).toBe(true);
+    }
+    const after = await kept.aggregate([geoNear, { $project: { loc: 1, kind: 1 } }]).toArray();
+    expect(after.some((doc) => 'seen' in doc.loc || doc.kind === 'x')).toBe(false);
+    expect(after).toEqual(
+      await kept.aggregate([geoNear, WHOLE, { $project: { loc: 1, kind: 1 } }]).toArray(),
+    );
+  });
+
   it('refuses a malformed page of a proximity search as it refuses the same stages after any other', async () => {
     const geoNear = {
       $geoNear: { near: point([-73.98, 40.75]), distanceField: 'd', maxDistance: 1_000, key: 'loc' },

@@ -4,6 +4,7 @@ import type { Collection } from '../engine/collection.ts';
 import type { Database } from '../engine/database.ts';
 import { runGeoNearStage, type GeoNearContext, type GeoNearSource } from '../geo/index.ts';
 import { filterFields, pipelineFields, type Fields } from '../storage/field-subset.ts';
+import { readsOnly } from '../query/read-only-pipeline.ts';
 import { parseSort, sortDocuments } from '../query/sort.ts';
 
 /** The record a document measured in a page's first pass was read from (set only on such documents). */
@@ -11,8 +12,10 @@ const RECORD = Symbol('record');
 
 /**
  * The documents a pipeline starting with `$geoNear` passes on after it, and the stages left to run: a
- * page of a proximity search read as `geoNearPage` does, otherwise the stage over whole documents (copies:
- * a document read keeps the bytes it was read from, for a reply that shows it whole).
+ * page of a proximity search read as `geoNearPage` does, otherwise the stage over whole documents, or
+ * over those fields that the stages after it read. Copies, unless those stages leave their input as it is:
+ * a whole document read keeps the bytes it was read from, for a reply that shows it whole, and one read
+ * as far as a few fields may be kept for later searches (`shared`).
  */
 export function geoNearInput(
   database: Database,
@@ -28,17 +31,16 @@ export function geoNearInput(
   if (page) return page;
   const rest = pipeline.slice(1);
   // When the stages after it read known fields (a page and its total in a `$facet`, say), documents are
-  // read only as far as those, the stage's query and its key: fresh documents of their own, not copied.
+  // read only as far as those, the stage's query and its key.
   const after = pipelineFields(rest);
-  let thin = false;
   const source: GeoNearSource = (path, region, query) => {
     const read = after && filterFields(query, undefined);
     if (read) for (const field of [...after!, path.split('.', 1)[0]!]) read.add(field);
-    thin = read !== null;
-    return collection.candidates(query ?? {}, read && { read, reply: null }, { path, region }).docs;
+    const fields = read && { read, reply: null, shared: true };
+    return collection.candidates(query ?? {}, fields, { path, region }).docs;
   };
   const docs = runGeoNearStage(pipeline[0]!.$geoNear as Document, source, context);
-  return { docs: thin ? docs : docs.map(cloneDocument), rest };
+  return { docs: readsOnly(rest) ? docs : docs.map(cloneDocument), rest };
 }
 
 /**
@@ -72,7 +74,7 @@ function geoNearPage(
     const read = filterFields(query, sort);
     if (!candidates.ids || !read) return candidates.docs;
     read.add(path.split('.', 1)[0]!);
-    return readThin(collection, candidates.ids, { read, reply: null });
+    return readThin(collection, candidates.ids, { read, reply: null, shared: true });
   };
   const measured = runGeoNearStage(spec, source, context);
   const docs = sortDocuments(measured, sort)
@@ -87,10 +89,13 @@ function geoNearPage(
   return { docs, rest: after.slice(next + 1) };
 }
 
-/** Documents read only as far as `fields`, each marked with its record (kept by the stage's copies). */
+/**
+ * Documents read only as far as `fields`, each a copy (of what may be kept for later reads) marked with its
+ * record (which the stage's copies keep).
+ */
 function* readThin(collection: Collection, ids: Iterable<number>, fields: Fields): Generator<Document> {
   for (const id of ids) {
     const doc = collection.readRecord(id, fields);
-    if (doc) yield Object.assign(doc, { [RECORD]: id });
+    if (doc) yield { ...doc, [RECORD]: id };
   }
 }

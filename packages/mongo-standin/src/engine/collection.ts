@@ -17,6 +17,7 @@ import { fieldSubsets, type Fields } from '../storage/field-subset.ts';
 import { isHead, joinRecord, splitRecord } from '../storage/record-parts.ts';
 import { CollectionIndex, type RangeBounds } from './collection-index.ts';
 import { GeoIndex, isGeoIndexSpec } from './geo-index.ts';
+import { KeptReads } from './kept-reads.ts';
 import { conditionRegion } from '../geo/query-regions.ts';
 import { WORLD, type Region } from '../geo/cells.ts';
 import { isIndexableScalar } from './index-key.ts';
@@ -59,13 +60,14 @@ const recordIds = new WeakMap<Document, number>();
 
 /**
  * A collection: its documents (BSON in an LMDB table, by record id in insertion order) and its indexes.
- * Every read decodes a fresh document, so callers may modify what they get; nothing is held in memory
- * but the catalog entry. The writing methods run within a write transaction (Database.write).
+ * Every read decodes a fresh document, so callers may modify what they get, but for reads of a few fields
+ * marked shared, which may give documents kept from earlier reads (KeptReads). The writing methods run within a write transaction (Database.write).
  */
 export class Collection {
   private readonly docs: DocumentTable;
   private readonly apartTableName: string;
   private readonly indexes = new Map<string, CollectionIndex>();
+  private readonly keptReads: KeptReads;
   private nextRecordId: number;
 
   constructor(
@@ -74,6 +76,7 @@ export class Collection {
   ) {
     this.docs = host.storage.documents(entry.table);
     this.apartTableName = apartTableOf(entry.table);
+    this.keptReads = new KeptReads(() => host.storage.generation);
     for (const index of entry.indexes) this.indexes.set(index.spec.name, this.openIndex(index));
     const [last] = this.docs.getKeys({ reverse: true, limit: 1 });
     this.nextRecordId = (last ?? 0) + 1;
@@ -116,6 +119,7 @@ export class Collection {
 
   /** A document by its record id (as an index gives it), or undefined if there is none. */
   readRecord(id: number, fields: Fields = null): Document | undefined {
+    if (fields?.shared && !fields.reply) return this.readShared(id, fields.read);
     // A part of the document is copied out of LMDB's buffer, which the next read reuses; a whole one is kept.
     const bytes = fields ? this.docs.getBinaryFast(id) : this.docs.getBinary(id);
     return bytes === undefined ? undefined : this.decoded(id, bytes, fields);
@@ -131,6 +135,20 @@ export class Collection {
     const apart = this.apartTable();
     if (fields) return decodeRecord(id, stored, fields, () => this.apartOf(apart.getBinaryFast(id), id));
     return decodeRecord(id, joinRecord(stored, this.apartOf(apart.getBinary(id), id)), null);
+  }
+
+  /** A document read as far as `fields` for a reader that shares it: one kept since the last write if any. */
+  private readShared(id: number, fields: ReadonlySet<string>): Document | undefined {
+    const kept = this.keptReads.get(id, fields);
+    if (kept) return kept;
+    const generation = this.host.storage.generation;
+    const stored = this.docs.getBinaryFast(id);
+    if (stored === undefined) return undefined;
+    const apart = isHead(stored) ? () => this.apartOf(this.apartTable().getBinaryFast(id), id) : undefined;
+    const [read] = fieldSubsets(stored, [fields], apart);
+    const doc = decodeDocument(read!);
+    this.keptReads.keep(id, fields, doc, read!.length, generation);
+    return doc;
   }
 
   private apartOf(bytes: Buffer | undefined, id: number): Buffer {

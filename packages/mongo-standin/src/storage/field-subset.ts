@@ -86,8 +86,14 @@ function encodedNames(fields: ReadonlySet<string>): Map<number, Buffer[]> {
 /**
  * What to read of each stored document: its top-level fields in `read`, and in `reply`, when the reply is a
  * plain inclusion of top-level fields, those cut for it from the stored bytes. Null: whole documents.
+ * `shared` (without `reply`): the reader neither changes the documents it is given nor holds them past
+ * its command, so it may be given documents kept from earlier reads (engine/kept-reads.ts).
  */
-export type Fields = { read: ReadonlySet<string>; reply: ReadonlySet<string> | null } | null;
+export type Fields = {
+  read: ReadonlySet<string>;
+  reply: ReadonlySet<string> | null;
+  shared?: boolean;
+} | null;
 
 /**
  * What a find reads of each document: what its filter and sort read, and its projection shows (cut from
