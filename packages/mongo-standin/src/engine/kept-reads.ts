@@ -1,7 +1,7 @@
 import type { Document } from 'bson';
 import { freezeDocument } from '../bson-values.ts';
 
-/** Bytes of read fields (as stored) one collection keeps at most: ~3× that as decoded documents. */
+/** Bytes of read fields (as stored) one collection keeps at most: ~5× that as decoded documents. */
 export const KEPT_READ_BYTES = 8 * 1024 * 1024;
 
 /** A name for a set of field names, whatever their order; the sets given are never changed after use. */
