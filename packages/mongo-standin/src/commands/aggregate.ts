@@ -9,7 +9,6 @@ import { assertNoNearOperator } from '../geo/index.ts';
 import { geoNearInput } from './geo-near-input.ts';
 import { isKnownPipelineStage } from '../query/mingo-context.ts';
 import { readsOnly } from '../query/read-only-pipeline.ts';
-import { isTopLevelInclusion, projectTopLevel } from '../query/top-level-inclusion.ts';
 import { refuseProtoKeys } from '../query/proto-paths.ts';
 import { targetCollection, integerOption, type DatabaseCommand } from './command.ts';
 
@@ -137,21 +136,6 @@ const countsOnly = (pipeline: Document[]) =>
     );
   });
 
-/**
- * The pipeline's input after its leading top-level inclusions (`$project` of a few fields, as a page of a
- * proximity search keeps ids and distances of hundreds of documents), made here rather than by mingo,
- * which spends several times as long per document; and the stages left.
- */
-function withLeadingProjection(
-  docs: Iterable<Document>,
-  rest: Document[],
-): { docs: Iterable<Document>; rest: Document[] } {
-  let at = 0;
-  while (at < rest.length && isTopLevelInclusion(rest[at]!.$project))
-    docs = projectTopLevel(docs, rest[at++]!.$project);
-  return { docs, rest: rest.slice(at) };
-}
-
 export const aggregate: DatabaseCommand = {
   names: ['aggregate'],
   scope: 'database',
@@ -163,8 +147,7 @@ export const aggregate: DatabaseCommand = {
     validatePipeline(pipeline);
     // `aggregate: 1` runs a collection-less pipeline (`$documents`).
     const name = body.aggregate === 1 ? undefined : targetCollection(body);
-    const input = pipelineInput(database, name ? database.collection(name) : undefined, pipeline);
-    const { docs, rest } = withLeadingProjection(input.docs, input.rest);
+    const { docs, rest } = pipelineInput(database, name ? database.collection(name) : undefined, pipeline);
     let results: Iterable<Document>;
     try {
       // Streamed: a stage that needs all its input ($sort, $group) gathers it, the others pass it on.

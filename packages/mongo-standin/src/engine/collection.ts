@@ -17,7 +17,7 @@ import { fieldSubsets, type Fields } from '../storage/field-subset.ts';
 import { isHead, joinRecord, splitRecord } from '../storage/record-parts.ts';
 import { CollectionIndex, type RangeBounds } from './collection-index.ts';
 import { GeoIndex, isGeoIndexSpec } from './geo-index.ts';
-import { KeptReads } from './kept-reads.ts';
+import type { KeptReads } from './kept-reads.ts';
 import { conditionRegion } from '../geo/query-regions.ts';
 import { WORLD, type Region } from '../geo/cells.ts';
 import { isIndexableScalar } from './index-key.ts';
@@ -28,6 +28,8 @@ export interface CollectionHost {
   readonly databaseName: string;
   readonly storage: Storage;
   compileFilter(filter: Document): DocumentPredicate;
+  /** Documents read for readers that share them, kept between writes. */
+  readonly keptReads: KeptReads;
   /** The collection's catalog entry changed (an index, its size): write it with the command's writes. */
   changed(collection: Collection): void;
 }
@@ -67,7 +69,6 @@ export class Collection {
   private readonly docs: DocumentTable;
   private readonly apartTableName: string;
   private readonly indexes = new Map<string, CollectionIndex>();
-  private readonly keptReads: KeptReads;
   private nextRecordId: number;
 
   constructor(
@@ -76,7 +77,6 @@ export class Collection {
   ) {
     this.docs = host.storage.documents(entry.table);
     this.apartTableName = apartTableOf(entry.table);
-    this.keptReads = new KeptReads(() => host.storage.generation);
     for (const index of entry.indexes) this.indexes.set(index.spec.name, this.openIndex(index));
     const [last] = this.docs.getKeys({ reverse: true, limit: 1 });
     this.nextRecordId = (last ?? 0) + 1;
@@ -126,28 +126,38 @@ export class Collection {
   }
 
   /**
-   * A stored document (see decodeRecord), its fields kept apart read only when wanted: a few of them are
-   * cut from the head and those, a whole one joined. LMDB decompresses each table's values into a buffer
-   * of its own, so reading the fields apart leaves the head's bytes as they were.
+   * A stored document: whole, remembering its bytes and record (see decodeWhole), its fields kept apart
+   * joined back in; or, with `fields`, a document of those fields only (see decodeSubset).
    */
   private decoded(id: number, stored: Buffer, fields: Fields): Document {
-    if (!isHead(stored)) return decodeRecord(id, stored, fields);
-    const apart = this.apartTable();
-    if (fields) return decodeRecord(id, stored, fields, () => this.apartOf(apart.getBinaryFast(id), id));
-    return decodeRecord(id, joinRecord(stored, this.apartOf(apart.getBinary(id), id)), null);
+    if (fields)
+      return decodeSubset(
+        this.subsets(id, stored, fields.reply ? [fields.read, fields.reply] : [fields.read]),
+      );
+    if (!isHead(stored)) return decodeWhole(id, stored);
+    return decodeWhole(id, joinRecord(stored, this.apartOf(this.apartTable().getBinary(id), id)));
+  }
+
+  /**
+   * The bytes of a stored document's fields in each of `sets` (see fieldSubsets), those kept apart from its
+   * head read only when one is wanted. LMDB decompresses each table's values into a buffer of its own, so
+   * reading the fields apart leaves the head's bytes as they were.
+   */
+  private subsets(id: number, stored: Buffer, sets: readonly ReadonlySet<string>[]): Buffer[] {
+    const apart = isHead(stored) ? () => this.apartOf(this.apartTable().getBinaryFast(id), id) : undefined;
+    return fieldSubsets(stored, sets, apart);
   }
 
   /** A document read as far as `fields` for a reader that shares it: one kept since the last write if any. */
   private readShared(id: number, fields: ReadonlySet<string>): Document | undefined {
-    const kept = this.keptReads.get(id, fields);
+    const kept = this.host.keptReads.get(this.entry.table, id, fields);
     if (kept) return kept;
     const generation = this.host.storage.generation;
     const stored = this.docs.getBinaryFast(id);
     if (stored === undefined) return undefined;
-    const apart = isHead(stored) ? () => this.apartOf(this.apartTable().getBinaryFast(id), id) : undefined;
-    const [read] = fieldSubsets(stored, [fields], apart);
+    const [read] = this.subsets(id, stored, [fields]);
     const doc = decodeDocument(read!);
-    this.keptReads.keep(id, fields, doc, read!.length, generation);
+    this.host.keptReads.keep(this.entry.table, id, fields, doc, read!.length, generation);
     return doc;
   }
 
@@ -432,24 +442,21 @@ const replies = new WeakMap<Document, Document>();
 /** The reply cut for a document read with reply fields, if it was. */
 export const replyOf = (doc: Document): Document | undefined => replies.get(doc);
 
-/**
- * A stored document, remembering its bytes (replies and no-op checks reuse them) and its record; or, with
- * `fields`, a document of those fields only, remembering neither (it is not the stored document).
- */
-function decodeRecord(id: number, bytes: Buffer, fields: Fields, apart?: () => Uint8Array): Document {
-  if (fields) {
-    const [read, reply] = fieldSubsets(
-      bytes,
-      fields.reply ? [fields.read, fields.reply] : [fields.read],
-      apart,
-    );
-    const doc = decodeDocument(read!);
-    if (reply) replies.set(doc, bytesOnly(reply));
-    return doc;
-  }
+/** A stored document, remembering its bytes (replies and no-op checks reuse them) and its record. */
+function decodeWhole(id: number, bytes: Buffer): Document {
   const doc = decodeDocument(bytes);
   rememberEncoding(doc, bytes);
   recordIds.set(doc, id);
+  return doc;
+}
+
+/**
+ * A document of some fields only (`read`), remembering neither bytes nor record (it is not the stored
+ * document); `reply`, when cut too, the bytes its reply shows.
+ */
+function decodeSubset([read, reply]: Buffer[]): Document {
+  const doc = decodeDocument(read!);
+  if (reply) replies.set(doc, bytesOnly(reply));
   return doc;
 }
 

@@ -5,6 +5,7 @@ import { compileFilter, type DocumentPredicate } from '../query/filter.ts';
 import { mingoOptions } from '../query/mingo-context.ts';
 import type { CollectionEntry, Storage } from '../storage/storage.ts';
 import { Collection, type CollectionHost } from './collection.ts';
+import { KeptReads } from './kept-reads.ts';
 import { ID_INDEX_SPEC } from './index-spec.ts';
 
 /**
@@ -16,12 +17,14 @@ export class Database implements CollectionHost {
   /** Collections whose catalog entry the running write changed. */
   private readonly changedCollections = new Set<Collection>();
   readonly mingoOptions: Partial<Options>;
+  readonly keptReads: KeptReads;
 
   constructor(
     readonly name: string,
     readonly storage: Storage,
     entries: CollectionEntry[],
   ) {
+    this.keptReads = new KeptReads(() => storage.generation);
     this.load(entries);
     // $lookup and friends read the collection afresh: every read decodes new documents.
     this.mingoOptions = mingoOptions((name) => [...(this.collections.get(name)?.all() ?? [])]);
@@ -57,6 +60,7 @@ export class Database implements CollectionHost {
       throw error;
     } finally {
       this.changedCollections.clear();
+      this.keptReads.release();
     }
   }
 

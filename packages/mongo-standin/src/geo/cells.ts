@@ -189,12 +189,13 @@ export function queryCells({ bounds, cap }: Exclude<Region, typeof WORLD>): stri
   if (!cap || cells.some((cell) => cell.level < MIN_CAP_LEVEL)) return cells.map(nameOf);
   cells = cells.filter((cell) => reaches(cell, cap) !== 'outside');
   for (;;) {
-    const finer = cells.flatMap((cell) =>
-      cell.level === POINT_LEVEL || reaches(cell, cap) === 'inside'
-        ? [cell]
-        : childrenOf(cell).filter((child) => reaches(child, cap) !== 'outside'),
-    );
-    if (finer.length > CELLS_PER_CAP || finer.length === cells.length) return cells.map(nameOf);
+    let split = false;
+    const finer = cells.flatMap((cell) => {
+      if (cell.level === POINT_LEVEL || reaches(cell, cap) === 'inside') return [cell];
+      split = true;
+      return childrenOf(cell).filter((child) => reaches(child, cap) !== 'outside');
+    });
+    if (!split || finer.length > CELLS_PER_CAP) return cells.map(nameOf);
     cells = finer;
   }
 }
@@ -254,8 +255,8 @@ const childrenOf = ({ x, y, level }: Cell): Cell[] =>
   }));
 
 /**
- * Cells at least this coarse span at most 90° of longitude, where a cell's farthest points from its centre
- * are its corners (what `reaches` assumes); coarser ones are kept whole.
+ * Cells of this level or finer span at most 90° of longitude, where a cell's farthest points from its
+ * centre are its corners (what `reaches` assumes); a query with coarser cells keeps them all.
  */
 const MIN_CAP_LEVEL = 2;
 /** Slack on a cell's distance from a cap, in radians: above the arithmetic's error, as MARGIN_DEGREES. */

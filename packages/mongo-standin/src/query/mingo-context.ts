@@ -12,6 +12,7 @@ import { $count } from './count-stage.ts';
 import { $lookup } from './lookup-stage.ts';
 import { roundingOperators } from './round-operators.ts';
 import { $sort } from './sort.ts';
+import { $project } from './top-level-inclusion.ts';
 import { $type } from './type-operator.ts';
 import { $unwind } from './unwind-stage.ts';
 
@@ -23,12 +24,13 @@ export const UNSUPPORTED_STAGES = new Set(['$out', '$merge', '$geoNear']);
 
 type Operators = NonNullable<Parameters<typeof Context.init>[0]>;
 
-const pipeline: Record<string, unknown> = { ...pipelineOperators, $sort, $count, $lookup, $unwind };
+const pipeline: Record<string, unknown> = { ...pipelineOperators, $sort, $count, $lookup, $unwind, $project };
 for (const name of UNSUPPORTED_STAGES) delete pipeline[name];
 
 /**
  * All of mingo's operators, with the stand-in's own where mingo departs from MongoDB (BSON-aware
- * comparison, $type, sort, $count, $lookup, $unwind's index, $round/$trunc) and the geo operators swapped in.
+ * comparison, $type, sort, $count, $lookup, $unwind's index, $round/$trunc, a top-level inclusion's field
+ * order) and the geo operators swapped in.
  */
 const context = Context.init({
   accumulator: accumulatorOperators,

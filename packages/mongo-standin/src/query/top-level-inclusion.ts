@@ -1,19 +1,31 @@
 import type { Document } from 'bson';
+import type { Iterator } from 'mingo/lazy';
+import { $project as mingoProject } from 'mingo/operators/pipeline';
+import type { Options } from 'mingo/types';
 import { isPlainObject, setField } from '../bson-values.ts';
+import { numericValue } from '../compare.ts';
+
+/** A projection value as a number (NaN for any other type): MongoDB reads `1`, `1.0` and `Long(1)` alike. */
+const asNumber = (value: unknown): number => Number(numericValue(value));
+/** A projection value that shows a field: `true` or a non-zero number. */
+const shows = (value: unknown): boolean =>
+  value === true || (asNumber(value) !== 0 && !Number.isNaN(asNumber(value)));
+/** A projection value that hides a field: `false` or zero. */
+const hides = (value: unknown): boolean => value === false || asNumber(value) === 0;
 
 /**
  * A `$project` that includes some top-level fields (at least one besides `_id`, which it may leave out),
  * their values those of the input: no exclusion, dotted path or expression. Such a projection leaves the
  * input's own values as they are (an exclusion or a dotted path would have mingo change embedded
- * documents of the input) and is run without mingo (`projectTopLevel`).
+ * documents of the input), and the stand-in makes it itself (`$project`).
  */
 export function isTopLevelInclusion(spec: unknown): spec is Document {
   if (!isPlainObject(spec)) return false;
   let shown = 0;
   for (const [field, value] of Object.entries(spec)) {
     if (field === '_id') {
-      if (value !== 0 && value !== 1 && typeof value !== 'boolean') return false;
-    } else if (field.includes('.') || field.startsWith('$') || (value !== 1 && value !== true)) {
+      if (!shows(value) && !hides(value)) return false;
+    } else if (field === '' || field.includes('.') || field.startsWith('$') || !shows(value)) {
       return false;
     } else shown++;
   }
@@ -21,15 +33,17 @@ export function isTopLevelInclusion(spec: unknown): spec is Document {
 }
 
 /**
- * Documents of the fields a top-level inclusion shows (see `isTopLevelInclusion`), in each input
- * document's own order, as MongoDB gives them; `_id` unless left out.
+ * `$project`: a top-level inclusion (see `isTopLevelInclusion`) made by the stand-in, its fields in each
+ * input document's own order as MongoDB gives them (mingo follows the projection's, `_id` last), several
+ * times faster than mingo's; any other projection by mingo.
  */
-export function* projectTopLevel(docs: Iterable<Document>, spec: Document): Generator<Document> {
+export function $project(collection: Iterator, spec: unknown, options: Options): Iterator {
+  if (!isTopLevelInclusion(spec)) return mingoProject(collection, spec as Document, options);
   const shown = new Set(Object.keys(spec).filter((field) => field !== '_id'));
-  if (spec._id === undefined || spec._id === 1 || spec._id === true) shown.add('_id');
-  for (const doc of docs) {
+  if (!('_id' in spec) || shows(spec._id)) shown.add('_id');
+  return collection.map((doc: Document) => {
     const projected: Document = {};
     for (const field of Object.keys(doc)) if (shown.has(field)) setField(projected, field, doc[field]);
-    yield projected;
-  }
+    return projected;
+  });
 }

@@ -86,8 +86,8 @@ function encodedNames(fields: ReadonlySet<string>): Map<number, Buffer[]> {
 /**
  * What to read of each stored document: its top-level fields in `read`, and in `reply`, when the reply is a
  * plain inclusion of top-level fields, those cut for it from the stored bytes. Null: whole documents.
- * `shared` (without `reply`): the reader neither changes the documents it is given nor holds them past
- * its command, so it may be given documents kept from earlier reads (engine/kept-reads.ts).
+ * `shared` (without `reply`): the reader changes nothing in the documents it is given, so it may be given
+ * documents kept from earlier reads (engine/kept-reads.ts).
  */
 export type Fields = {
   read: ReadonlySet<string>;

@@ -3,7 +3,7 @@
  * $group, $sort, $skip, $limit, $count, $facet, $lookup, $replaceRoot, $unset, $sortByCount) and the
  * error for an unknown stage, following the MongoDB manual's stage reference.
  */
-import { type Document } from 'mongodb';
+import { Double, Long, type Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestDatabase, type TestDatabase } from '../support/database.ts';
 import { type AnyCollection, collections, idsOf, serverError, sortedStrings } from './shared.ts';
@@ -73,6 +73,16 @@ describe('$match, $project, $addFields/$set, $unset', () => {
     const [twice] = await run(c, [{ $project: { a: 1, b: 1 } }, { $project: { b: 1, _id: false } }]);
     expect(twice).toEqual({ b: 2 });
     expect(await run(c, [{ $project: { missing: 1, _id: 0 } }])).toEqual([{}]);
+    // Wherever the stage stands, and whatever the numbers' BSON type.
+    const [later] = await run(c, [{ $match: { _id: 1 } }, { $skip: 0 }, { $project: { c: 1, a: 1 } }]);
+    expect(Object.keys(later!)).toEqual(['_id', 'a', 'c']);
+    const [typed] = await run(c, [
+      { $project: { c: new Double(1), a: Long.fromNumber(1), _id: new Double(0) } },
+    ]);
+    expect(typed).toEqual({ a: { x: 1 }, c: [3] });
+    expect(Object.keys(typed!)).toEqual(['a', 'c']);
+    const [faceted] = await run(c, [{ $facet: { shown: [{ $project: { c: 1, b: 1 } }] } }]);
+    expect(Object.keys(faceted!.shown[0])).toEqual(['_id', 'b', 'c']);
   });
 
   it('$match with $expr compares fields of the same document', async () => {

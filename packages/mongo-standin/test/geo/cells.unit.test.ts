@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toUnitVector } from 'geojson-sphere';
+import { EARTH_RADIUS_METERS, toUnitVector } from 'geojson-sphere';
 import { capRegion, queryCells, shapeCells, type Region, type WORLD } from '../../src/geo/cells.ts';
 import { seededRandom } from '../support/seeded-random.ts';
 
@@ -25,7 +25,6 @@ function destination([lng, lat]: [number, number], bearing: number, radians: num
 
 const pointCell = (at: [number, number]) => shapeCells([{ kind: 'point', point: toUnitVector(at) }])[0]!;
 const area = (cells: string[]) => cells.reduce((sum, cell) => sum + 4 ** -cell.length, 0);
-const EARTH_RADIUS_METERS = 6_378_100;
 
 describe("a distance query's cells", () => {
   it('hold every point within the cap, wherever it lies (poles, antimeridian) and whatever its size', () => {
