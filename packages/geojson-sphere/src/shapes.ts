@@ -1,4 +1,4 @@
-import { ringBoundaryTouches, ringContains, type SphericalRing } from './spherical-rings.ts';
+import { ringBoundaryTouches, ringContains, ringFarFrom, type SphericalRing } from './spherical-rings.ts';
 import type { UnitVector } from './unit-vectors.ts';
 
 /** A polygon on the sphere: one shell and its holes (interior rings). */
@@ -30,6 +30,11 @@ export const polygonInteriorContains = (polygon: SphericalPolygon, p: UnitVector
   ringContains(polygon.shell, p) &&
   !polygon.holes.some((hole) => ringContains(hole, p));
 
-/** Inside or on the boundary, which is how MongoDB treats points for both $geoWithin and $geoIntersects. */
+/**
+ * Inside or on the boundary, which is how MongoDB treats points for both $geoWithin and $geoIntersects.
+ * A point clear of the shell's cap is neither (most points tested against a small service area).
+ */
 export const polygonCovers = (polygon: SphericalPolygon, p: UnitVector): boolean =>
-  polygonBoundaryTouches(polygon, p) || polygonInteriorContains(polygon, p);
+  !ringFarFrom(polygon.shell, p) &&
+  (polygonBoundaryTouches(polygon, p) ||
+    (ringContains(polygon.shell, p) && !polygon.holes.some((hole) => ringContains(hole, p))));

@@ -1,5 +1,5 @@
-import { touchesArc } from './great-circle-arcs.ts';
-import { dot, negate, orientation, type UnitVector } from './unit-vectors.ts';
+import { TOUCH_TOLERANCE_RADIANS, touchesArc } from './great-circle-arcs.ts';
+import { angleBetween, dot, length, negate, orientation, type UnitVector } from './unit-vectors.ts';
 
 /**
  * A closed loop of geodesic edges (the closing vertex is not repeated). Like MongoDB, which normalises
@@ -37,6 +37,41 @@ function fanArea(apex: UnitVector, vertices: readonly UnitVector[]): number {
 export function makeRing(vertices: readonly UnitVector[]): SphericalRing {
   const leftArea = ((fanArea(vertices[0]!, vertices) % FULL_SPHERE) + FULL_SPHERE) % FULL_SPHERE;
   return { vertices, interiorIsLeft: leftArea <= FULL_SPHERE / 2 };
+}
+
+/** A cap (centre, radius in radians) holding a ring's vertices and edges, under a hemisphere; or null. */
+interface RingCap {
+  readonly center: UnitVector;
+  readonly radius: number;
+}
+
+/** Rings are made once and never changed: their caps are worked out once. */
+const capsOf = new WeakMap<SphericalRing, RingCap | null>();
+
+function ringCap(ring: SphericalRing): RingCap | null {
+  let cap = capsOf.get(ring);
+  if (cap !== undefined) return cap;
+  const sum = ring.vertices.reduce<UnitVector>((s, v) => [s[0] + v[0], s[1] + v[1], s[2] + v[2]], [0, 0, 0]);
+  const size = length(sum);
+  cap = null;
+  if (size > 1e-9) {
+    const center: UnitVector = [sum[0] / size, sum[1] / size, sum[2] / size];
+    const radius = Math.max(...ring.vertices.map((vertex) => angleBetween(center, vertex)));
+    if (radius < Math.PI / 2 - 1e-6) cap = { center, radius };
+  }
+  capsOf.set(ring, cap);
+  return cap;
+}
+
+/**
+ * Whether p lies clear of a ring and of its interior, told from a cap around the ring alone: a cap under a
+ * hemisphere holds the ring's edges (arcs between its points stay in it) and the ring's smaller side, its
+ * interior (the rest of the sphere, larger than a hemisphere and meeting no edge, lies on one side of the
+ * ring: the larger). False when p may be near or inside, or no such cap holds the ring.
+ */
+export function ringFarFrom(ring: SphericalRing, p: UnitVector): boolean {
+  const cap = ringCap(ring);
+  return cap !== null && angleBetween(cap.center, p) > cap.radius + 2 * TOUCH_TOLERANCE_RADIANS;
 }
 
 /** Whether p lies within TOUCH_TOLERANCE of one of the ring's edges. */

@@ -21,6 +21,7 @@ import {
   RESERVOIR_CENTER,
   TIMES_SQUARE,
 } from './places.ts';
+import { polygonBoundaryTouches, polygonCovers, polygonInteriorContains } from '../src/shapes.ts';
 
 const shapeOf = (geometry: Record<string, unknown>) => parseGeoJson(geometry).shape;
 const polygonsOf = (geometry: Record<string, unknown>): SphericalPolygon[] =>
@@ -96,5 +97,54 @@ describe('shapes on the sphere', () => {
       shape: undefined,
       strictWinding: false,
     });
+  });
+});
+
+describe('a point against a polygon', () => {
+  it('is covered exactly when it touches a ring or lies inside the shell and outside the holes', () => {
+    // polygonCovers passes over points clear of a cap around the shell: it must agree with the rings'
+    // own tests everywhere, on edges and vertices, in holes, near and far, small polygons and large.
+    let state = 20261127;
+    const next = () => {
+      state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+      return state / 2 ** 32;
+    };
+    const between = (low: number, high: number) => low + next() * (high - low);
+    let covered = 0;
+    for (let i = 0; i < 300; i++) {
+      const [lng, lat] = [between(-150, 150), between(-60, 60)];
+      const size = [1e-4, 0.01, 1, 20][i % 4]!;
+      // A star-shaped ring around [lng, lat], and a hole of half its size in it.
+      const ring = (scale: number) => {
+        const corners = 5 + Math.floor(next() * 6);
+        const ring = Array.from({ length: corners }, (_, k) => {
+          const angle = (2 * Math.PI * k) / corners;
+          const reach = scale * between(0.5, 1);
+          return [lng + reach * Math.cos(angle), lat + reach * Math.sin(angle)];
+        });
+        return [...ring, ring[0]!];
+      };
+      const [polygon] = polygonsOf({ type: 'Polygon', coordinates: [ring(size), ring(size / 4)] });
+      const shell = polygon!.shell.vertices;
+      for (let j = 0; j < 40; j++) {
+        const p =
+          j < 5
+            ? shell[j % shell.length]! // on a vertex
+            : j < 10
+              ? (() => {
+                  // on an edge
+                  const a = shell[j % shell.length]!;
+                  const b = shell[(j + 1) % shell.length]!;
+                  const m = [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+                  const n = Math.hypot(...m);
+                  return [m[0]! / n, m[1]! / n, m[2]! / n] as const;
+                })()
+              : toUnitVector([lng + between(-3, 3) * size, lat + between(-3, 3) * size]);
+        const expected = polygonBoundaryTouches(polygon!, p) || polygonInteriorContains(polygon!, p);
+        expect(polygonCovers(polygon!, p)).toBe(expected);
+        if (expected) covered++;
+      }
+    }
+    expect(covered).toBeGreaterThan(1000);
   });
 });
