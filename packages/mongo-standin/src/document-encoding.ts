@@ -15,18 +15,28 @@ export function rememberEncoding(doc: Document, bytes: Uint8Array): void {
 }
 
 /**
- * A document that stands for `bytes` in a reply, which reads nothing of it but its encoding: an empty
- * object (its fields are never read) remembering them.
+ * A document that stands for its bytes in a reply, which reads nothing of it but its encoding: no fields
+ * of its own (they are never read), its bytes held by the object itself rather than in `encodings` (a
+ * stream of list items makes one per item, and entries of a WeakMap cost more to add and to collect).
  */
-export function bytesOnly(bytes: Uint8Array): Document {
-  const doc: Document = {};
-  encodings.set(doc, bytes);
-  return doc;
+class EncodedDocument {
+  readonly #bytes: Uint8Array;
+
+  constructor(bytes: Uint8Array) {
+    this.#bytes = bytes;
+  }
+
+  static bytesOf(doc: Document): Uint8Array | undefined {
+    return #bytes in doc ? (doc as EncodedDocument).#bytes : undefined;
+  }
 }
+
+/** A document that stands for `bytes` in a reply (see EncodedDocument). */
+export const bytesOnly = (bytes: Uint8Array): Document => new EncodedDocument(bytes) as Document;
 
 /** The BSON encoding of an unmodifiable document, serialized on first request. */
 export function encodingOf(doc: Document): Uint8Array {
-  let bytes = encodings.get(doc);
+  let bytes = EncodedDocument.bytesOf(doc) ?? encodings.get(doc);
   if (!bytes) encodings.set(doc, (bytes = encodeDocument(doc)));
   return bytes;
 }

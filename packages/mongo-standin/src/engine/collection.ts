@@ -436,11 +436,15 @@ export class Collection {
   }
 }
 
-/** The reply of a document read with `Fields.reply`: its bytes, which are all a reply reads of it. */
-const replies = new WeakMap<Document, Document>();
+/**
+ * The reply of a document read with `Fields.reply` (its bytes, which are all a reply reads of it), held by
+ * the document under a property that neither a copy nor a walk of its fields sees: one per document of a
+ * stream, where a WeakMap's entries cost more to add and to collect.
+ */
+const REPLY = Symbol('reply');
 
 /** The reply cut for a document read with reply fields, if it was. */
-export const replyOf = (doc: Document): Document | undefined => replies.get(doc);
+export const replyOf = (doc: Document): Document | undefined => (doc as { [REPLY]?: Document })[REPLY];
 
 /** A stored document, remembering its bytes (replies and no-op checks reuse them) and its record. */
 function decodeWhole(id: number, bytes: Buffer): Document {
@@ -456,7 +460,7 @@ function decodeWhole(id: number, bytes: Buffer): Document {
  */
 function decodeSubset([read, reply]: Buffer[]): Document {
   const doc = decodeDocument(read!);
-  if (reply) replies.set(doc, bytesOnly(reply));
+  if (reply) Object.defineProperty(doc, REPLY, { value: bytesOnly(reply) });
   return doc;
 }
 
