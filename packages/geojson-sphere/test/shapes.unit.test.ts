@@ -103,48 +103,63 @@ describe('shapes on the sphere', () => {
 describe('a point against a polygon', () => {
   it('is covered exactly when it touches a ring or lies inside the shell and outside the holes', () => {
     // polygonCovers passes over points clear of a cap around the shell: it must agree with the rings'
-    // own tests everywhere, on edges and vertices, in holes, near and far, small polygons and large.
+    // own tests everywhere: on and just beyond the rim, in holes, near and far, around a pole, for rings
+    // from metres to thousands of kilometres across.
     let state = 20261127;
     const next = () => {
       state = (Math.imul(state, 1103515245) + 12345) >>> 0;
       return state / 2 ** 32;
     };
     const between = (low: number, high: number) => low + next() * (high - low);
+    const DEGREES = 180 / Math.PI;
+    /** The position `reach` degrees from `[lng, lat]` along `bearing` (radians from north). */
+    const away = ([lng, lat]: [number, number], bearing: number, reach: number): [number, number] => {
+      const [phi, lambda, delta] = [lat / DEGREES, lng / DEGREES, reach / DEGREES];
+      const phi2 = Math.asin(
+        Math.sin(phi) * Math.cos(delta) + Math.cos(phi) * Math.sin(delta) * Math.cos(bearing),
+      );
+      const lambda2 =
+        lambda +
+        Math.atan2(
+          Math.sin(bearing) * Math.sin(delta) * Math.cos(phi),
+          Math.cos(delta) - Math.sin(phi) * Math.sin(phi2),
+        );
+      return [((((lambda2 * DEGREES + 180) % 360) + 360) % 360) - 180, phi2 * DEGREES];
+    };
     let covered = 0;
     for (let i = 0; i < 300; i++) {
-      const [lng, lat] = [between(-150, 150), between(-60, 60)];
-      const size = [1e-4, 0.01, 1, 20][i % 4]!;
-      // A star-shaped ring around [lng, lat], and a hole of half its size in it.
-      const ring = (scale: number) => {
+      const center: [number, number] = [
+        between(-180, 180),
+        i % 10 === 0 ? between(89, 89.99) : between(-85, 85),
+      ];
+      const size = [1e-4, 0.01, 1, 20, 60][i % 5]!;
+      // A star-shaped ring around the centre (round one near the pole), and a hole of a quarter its size.
+      const star = (scale: number) => {
         const corners = 5 + Math.floor(next() * 6);
-        const ring = Array.from({ length: corners }, (_, k) => {
-          const angle = (2 * Math.PI * k) / corners;
-          const reach = scale * between(0.5, 1);
-          return [lng + reach * Math.cos(angle), lat + reach * Math.sin(angle)];
-        });
-        return [...ring, ring[0]!];
+        return Array.from({ length: corners }, (_, k) => ({
+          bearing: (2 * Math.PI * k) / corners,
+          reach: scale * between(0.5, 1),
+        }));
       };
-      const [polygon] = polygonsOf({ type: 'Polygon', coordinates: [ring(size), ring(size / 4)] });
-      const shell = polygon!.shell.vertices;
-      for (let j = 0; j < 40; j++) {
-        const p =
-          j < 5
-            ? shell[j % shell.length]! // on a vertex
-            : j < 10
-              ? (() => {
-                  // on an edge
-                  const a = shell[j % shell.length]!;
-                  const b = shell[(j + 1) % shell.length]!;
-                  const m = [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
-                  const n = Math.hypot(...m);
-                  return [m[0]! / n, m[1]! / n, m[2]! / n] as const;
-                })()
-              : toUnitVector([lng + between(-3, 3) * size, lat + between(-3, 3) * size]);
+      const [shell, hole] = [star(size), star(size / 4)];
+      const ring = (points: { bearing: number; reach: number }[]) => {
+        const positions = points.map(({ bearing, reach }) => away(center, bearing, reach));
+        return [...positions, positions[0]!];
+      };
+      const [polygon] = polygonsOf({ type: 'Polygon', coordinates: [ring(shell), ring(hole)] });
+      const points: [number, number][] = [
+        ...shell.map(({ bearing, reach }) => away(center, bearing, reach)), // on a vertex
+        // Just beyond a vertex, within and past the boundary's touch tolerance (1e-9 rad).
+        ...shell.map(({ bearing, reach }) => away(center, bearing, reach + between(0.5e-9, 3e-9) * DEGREES)),
+        ...Array.from({ length: 30 }, () => away(center, between(0, 2 * Math.PI), size * between(0, 3))),
+      ];
+      for (const at of points) {
+        const p = toUnitVector(at);
         const expected = polygonBoundaryTouches(polygon!, p) || polygonInteriorContains(polygon!, p);
         expect(polygonCovers(polygon!, p)).toBe(expected);
         if (expected) covered++;
       }
     }
-    expect(covered).toBeGreaterThan(1000);
+    expect(covered).toBeGreaterThan(3000);
   });
 });

@@ -1,17 +1,27 @@
-import type { Document } from 'bson';
+import { Decimal128, Double, Long, type Document } from 'bson';
 import type { Iterator } from 'mingo/lazy';
 import { $project as mingoProject } from 'mingo/operators/pipeline';
 import type { Options } from 'mingo/types';
 import { isPlainObject, setField } from '../bson-values.ts';
 import { numericValue } from '../compare.ts';
 
-/** A projection value as a number (NaN for any other type): MongoDB reads `1`, `1.0` and `Long(1)` alike. */
-const asNumber = (value: unknown): number => Number(numericValue(value));
+/**
+ * Whether a projection value is a number of any BSON type (`1`, `1.0`, `Long(1)`, `Decimal128`), and
+ * whether it is zero: MongoDB shows a field for any other number, NaN included, and hides it for zero.
+ */
+function numberIsZero(value: unknown): boolean | undefined {
+  if (value instanceof Decimal128) return /^[+-]?0*\.?0*(E[+-]?\d+)?$/i.test(value.toString());
+  const number = numericValue(value);
+  if (typeof number === 'bigint') return number === 0n;
+  return typeof value === 'number' || value instanceof Double || value instanceof Long
+    ? number === 0
+    : undefined;
+}
+
 /** A projection value that shows a field: `true` or a non-zero number. */
-const shows = (value: unknown): boolean =>
-  value === true || (asNumber(value) !== 0 && !Number.isNaN(asNumber(value)));
+const shows = (value: unknown): boolean => value === true || numberIsZero(value) === false;
 /** A projection value that hides a field: `false` or zero. */
-const hides = (value: unknown): boolean => value === false || asNumber(value) === 0;
+const hides = (value: unknown): boolean => value === false || numberIsZero(value) === true;
 
 /**
  * A `$project` that includes some top-level fields (at least one besides `_id`, which it may leave out),

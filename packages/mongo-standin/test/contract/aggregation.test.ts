@@ -3,7 +3,7 @@
  * $group, $sort, $skip, $limit, $count, $facet, $lookup, $replaceRoot, $unset, $sortByCount) and the
  * error for an unknown stage, following the MongoDB manual's stage reference.
  */
-import { Double, Long, type Document } from 'mongodb';
+import { Decimal128, Double, Long, type Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestDatabase, type TestDatabase } from '../support/database.ts';
 import { type AnyCollection, collections, idsOf, serverError, sortedStrings } from './shared.ts';
@@ -81,6 +81,10 @@ describe('$match, $project, $addFields/$set, $unset', () => {
     ]);
     expect(typed).toEqual({ a: { x: 1 }, c: [3] });
     expect(Object.keys(typed!)).toEqual(['a', 'c']);
+    const [odd] = await run(c, [
+      { $project: { c: NaN, b: Decimal128.fromString('2.5'), _id: Decimal128.fromString('0E-3') } },
+    ]);
+    expect(odd).toEqual({ b: 2, c: [3] });
     const [faceted] = await run(c, [{ $facet: { shown: [{ $project: { c: 1, b: 1 } }] } }]);
     expect(Object.keys(faceted!.shown[0])).toEqual(['_id', 'b', 'c']);
   });
