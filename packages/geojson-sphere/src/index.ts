@@ -5,7 +5,14 @@
  */
 
 // The earth and distances on it.
-export { distanceMeters, EARTH_RADIUS_METERS, isValidLngLat, radiansToMeters, type LngLat } from './earth.ts';
+export {
+  destination,
+  distanceMeters,
+  EARTH_RADIUS_METERS,
+  isValidLngLat,
+  radiansToMeters,
+  type LngLat,
+} from './earth.ts';
 export { angleBetween, cross, dot, toUnitVector, type UnitVector } from './unit-vectors.ts';
 
 // What a 2dsphere index accepts.

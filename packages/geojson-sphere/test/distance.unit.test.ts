@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { distanceMeters, EARTH_RADIUS_METERS } from '../src/index.ts';
+import { destination, distanceMeters, EARTH_RADIUS_METERS } from '../src/index.ts';
 import {
   EMPIRE_STATE_BUILDING,
   LOS_ANGELES_LAX,
@@ -46,5 +46,27 @@ describe('distanceMeters', () => {
   it('measures across the antimeridian and over the poles', () => {
     expect(distanceMeters([179.5, 0], [-179.5, 0])).toBeCloseTo((Math.PI / 180) * EARTH_RADIUS_METERS, 3);
     expect(distanceMeters([0, 89], [180, 89])).toBeCloseTo((2 * Math.PI * EARTH_RADIUS_METERS) / 180, 3);
+  });
+});
+
+describe('destination', () => {
+  it('lies the given angle away along the bearing, its longitude wrapped, also across a pole', () => {
+    for (const [start, bearing, radians] of [
+      [TIMES_SQUARE, 1, 1e-4],
+      [[179.9, -16.5], Math.PI / 2, 0.01],
+      [[10, 89.9], 0, 0.01],
+      [[-60, -10], 4, 1.5],
+    ] as [[number, number], number, number][]) {
+      const end = destination(start, bearing, radians);
+      expect(haversineRadians(start, end)).toBeCloseTo(radians, 9);
+      expect(end[0]).toBeGreaterThanOrEqual(-180);
+      expect(end[0]).toBeLessThan(180);
+    }
+    // Due east on the equator, and due north from a point by its colatitude to the pole.
+    expect(destination([0, 0], Math.PI / 2, Math.PI / 4)).toEqual([
+      expect.closeTo(45, 9),
+      expect.closeTo(0, 9),
+    ]);
+    expect(destination([30, 60], 0, Math.PI / 6)[1]).toBeCloseTo(90, 9);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  destination,
   distanceMeters,
   distanceToShape,
   EARTH_RADIUS_METERS,
@@ -112,20 +113,8 @@ describe('a point against a polygon', () => {
     };
     const between = (low: number, high: number) => low + next() * (high - low);
     const DEGREES = 180 / Math.PI;
-    /** The position `reach` degrees from `[lng, lat]` along `bearing` (radians from north). */
-    const away = ([lng, lat]: [number, number], bearing: number, reach: number): [number, number] => {
-      const [phi, lambda, delta] = [lat / DEGREES, lng / DEGREES, reach / DEGREES];
-      const phi2 = Math.asin(
-        Math.sin(phi) * Math.cos(delta) + Math.cos(phi) * Math.sin(delta) * Math.cos(bearing),
-      );
-      const lambda2 =
-        lambda +
-        Math.atan2(
-          Math.sin(bearing) * Math.sin(delta) * Math.cos(phi),
-          Math.cos(delta) - Math.sin(phi) * Math.sin(phi2),
-        );
-      return [((((lambda2 * DEGREES + 180) % 360) + 360) % 360) - 180, phi2 * DEGREES];
-    };
+    const away = (at: [number, number], bearing: number, reach: number) =>
+      destination(at, bearing, reach / DEGREES);
     let covered = 0;
     for (let i = 0; i < 300; i++) {
       const center: [number, number] = [

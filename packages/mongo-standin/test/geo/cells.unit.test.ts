@@ -1,27 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { EARTH_RADIUS_METERS, toUnitVector } from 'geojson-sphere';
+import { destination, EARTH_RADIUS_METERS, toUnitVector } from 'geojson-sphere';
 import { capRegion, queryCells, shapeCells, type Region, type WORLD } from '../../src/geo/cells.ts';
 import { seededRandom } from '../support/seeded-random.ts';
 
-const DEGREES = 180 / Math.PI;
 const rand = seededRandom(20261127);
-
-/** The point `radians` away from [lng, lat] along `bearing` (radians from north), on the sphere. */
-function destination([lng, lat]: [number, number], bearing: number, radians: number): [number, number] {
-  const phi = lat / DEGREES;
-  const lambda = lng / DEGREES;
-  const phi2 = Math.asin(
-    Math.sin(phi) * Math.cos(radians) + Math.cos(phi) * Math.sin(radians) * Math.cos(bearing),
-  );
-  const lambda2 =
-    lambda +
-    Math.atan2(
-      Math.sin(bearing) * Math.sin(radians) * Math.cos(phi),
-      Math.cos(radians) - Math.sin(phi) * Math.sin(phi2),
-    );
-  const wrapped = ((((lambda2 * DEGREES + 180) % 360) + 360) % 360) - 180;
-  return [wrapped, phi2 * DEGREES];
-}
 
 const pointCell = (at: [number, number]) => shapeCells([{ kind: 'point', point: toUnitVector(at) }])[0]!;
 const area = (cells: string[]) => cells.reduce((sum, cell) => sum + 4 ** -cell.length, 0);
