@@ -13,7 +13,14 @@ export {
   radiansToMeters,
   type LngLat,
 } from './earth.ts';
-export { angleBetween, cross, dot, toUnitVector, type UnitVector } from './unit-vectors.ts';
+export {
+  angleBetween,
+  cross,
+  dot,
+  toUnitVector,
+  type SphericalCap,
+  type UnitVector,
+} from './unit-vectors.ts';
 
 // What a 2dsphere index accepts.
 export { geometryDefect } from './geometry-defect.ts';
@@ -43,7 +50,6 @@ export {
   shapesIntersect,
   shapeWithinCap,
   shapeWithinPolygons,
-  type SphericalCap,
 } from './spatial-predicates.ts';
 
 // Values as MongoDB's server reads and prints them in its messages.

@@ -24,17 +24,17 @@ export const polygonRings = (polygon: SphericalPolygon): readonly SphericalRing[
 export const polygonBoundaryTouches = (polygon: SphericalPolygon, p: UnitVector): boolean =>
   polygonRings(polygon).some((ring) => ringBoundaryTouches(ring, p));
 
+/** Inside the shell and outside every hole, its boundary aside (ambiguous there: see ringContains). */
+const insideRings = (polygon: SphericalPolygon, p: UnitVector): boolean =>
+  ringContains(polygon.shell, p) && !polygon.holes.some((hole) => ringContains(hole, p));
+
 /** Strictly inside: inside the shell, outside every hole, and not on any boundary. */
 export const polygonInteriorContains = (polygon: SphericalPolygon, p: UnitVector): boolean =>
-  !polygonBoundaryTouches(polygon, p) &&
-  ringContains(polygon.shell, p) &&
-  !polygon.holes.some((hole) => ringContains(hole, p));
+  !polygonBoundaryTouches(polygon, p) && insideRings(polygon, p);
 
 /**
  * Inside or on the boundary, which is how MongoDB treats points for both $geoWithin and $geoIntersects.
  * A point clear of the shell's cap is neither (most points tested against a small service area).
  */
 export const polygonCovers = (polygon: SphericalPolygon, p: UnitVector): boolean =>
-  !ringFarFrom(polygon.shell, p) &&
-  (polygonBoundaryTouches(polygon, p) ||
-    (ringContains(polygon.shell, p) && !polygon.holes.some((hole) => ringContains(hole, p))));
+  !ringFarFrom(polygon.shell, p) && (polygonBoundaryTouches(polygon, p) || insideRings(polygon, p));

@@ -14,7 +14,7 @@ import {
   type SphericalPolygon,
 } from './shapes.ts';
 import { ringEdges } from './spherical-rings.ts';
-import { angleBetween, length, negate, type UnitVector } from './unit-vectors.ts';
+import { angleBetween, length, negate, type SphericalCap, type UnitVector } from './unit-vectors.ts';
 
 type Edge = readonly [UnitVector, UnitVector];
 
@@ -104,12 +104,6 @@ function partWithinPolygon(part: ShapePart, container: SphericalPolygon): boolea
 /** $geoWithin a (Multi)Polygon: like MongoDB, every part must lie within one of the polygons. */
 export const shapeWithinPolygons = (shape: Shape, containers: readonly SphericalPolygon[]): boolean =>
   shape.every((part) => containers.some((container) => partWithinPolygon(part, container)));
-
-/** A spherical cap ($centerSphere): every point within `radius` radians of `center`. */
-export interface SphericalCap {
-  readonly center: UnitVector;
-  readonly radius: number;
-}
 
 const edgesWithinCap = (edges: readonly Edge[], cap: SphericalCap): boolean =>
   edges.every(([a, b]) => farthestDistanceOnArc(cap.center, a, b) <= cap.radius + TOUCH_TOLERANCE_RADIANS);

@@ -1,5 +1,13 @@
 import { TOUCH_TOLERANCE_RADIANS, touchesArc } from './great-circle-arcs.ts';
-import { angleBetween, dot, length, negate, orientation, type UnitVector } from './unit-vectors.ts';
+import {
+  angleBetween,
+  dot,
+  length,
+  negate,
+  orientation,
+  type SphericalCap,
+  type UnitVector,
+} from './unit-vectors.ts';
 
 /**
  * A closed loop of geodesic edges (the closing vertex is not repeated). Like MongoDB, which normalises
@@ -39,16 +47,11 @@ export function makeRing(vertices: readonly UnitVector[]): SphericalRing {
   return { vertices, interiorIsLeft: leftArea <= FULL_SPHERE / 2 };
 }
 
-/** A cap (centre, radius in radians) holding a ring's vertices and edges, under a hemisphere; or null. */
-interface RingCap {
-  readonly center: UnitVector;
-  readonly radius: number;
-}
-
 /** Rings are made once and never changed: their caps are worked out once. */
-const capsOf = new WeakMap<SphericalRing, RingCap | null>();
+const capsOf = new WeakMap<SphericalRing, SphericalCap | null>();
 
-function ringCap(ring: SphericalRing): RingCap | null {
+/** A cap under a hemisphere holding a ring's vertices and edges; or null. */
+function ringCap(ring: SphericalRing): SphericalCap | null {
   let cap = capsOf.get(ring);
   if (cap !== undefined) return cap;
   const sum = ring.vertices.reduce<UnitVector>((s, v) => [s[0] + v[0], s[1] + v[1], s[2] + v[2]], [0, 0, 0]);

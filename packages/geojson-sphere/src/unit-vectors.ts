@@ -3,6 +3,12 @@ import type { LngLat } from './earth.ts';
 /** A point on the unit sphere in earth-centred cartesian coordinates: the form all spherical math uses. */
 export type UnitVector = readonly [x: number, y: number, z: number];
 
+/** A spherical cap ($centerSphere, a ring's bounds): every point within `radius` radians of `center`. */
+export interface SphericalCap {
+  readonly center: UnitVector;
+  readonly radius: number;
+}
+
 const DEGREES = Math.PI / 180;
 
 export function toUnitVector([lng, lat]: LngLat): UnitVector {

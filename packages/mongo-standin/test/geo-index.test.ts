@@ -334,6 +334,14 @@ describe('a 2dsphere index', () => {
     expect(after).toEqual(
       await kept.aggregate([geoNear, WHOLE, { $project: { loc: 1, kind: 1 } }]).toArray(),
     );
+
+    // A write that fails changes nothing, and what was kept before it is read again, as it still is.
+    await expect(
+      kept.updateMany({ _id: { $lt: 5 } }, { $set: { kind: 'gone', loc: point([200, 0]) } }),
+    ).rejects.toMatchObject({ code: 16755 });
+    expect(await kept.aggregate(search).toArray()).toEqual([
+      { total: [{ count: 50 }], shelters: [{ n: 30 }] },
+    ]);
   });
 
   it('refuses a malformed page of a proximity search as it refuses the same stages after any other', async () => {

@@ -63,7 +63,8 @@ const recordIds = new WeakMap<Document, number>();
 /**
  * A collection: its documents (BSON in an LMDB table, by record id in insertion order) and its indexes.
  * Every read decodes a fresh document, so callers may modify what they get, but for reads of a few fields
- * marked shared, which may give documents kept from earlier reads (KeptReads). The writing methods run within a write transaction (Database.write).
+ * marked shared, which may give documents kept from earlier reads (KeptReads). The writing methods run
+ * within a write transaction (Database.write).
  */
 export class Collection {
   private readonly docs: DocumentTable;

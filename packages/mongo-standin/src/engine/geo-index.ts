@@ -1,6 +1,6 @@
 import type { Document } from 'bson';
 import { queryCandidates, valuesAtPath } from '../geo/field-values.ts';
-import { queryCells, shapeCells, type Region, type WORLD } from '../geo/cells.ts';
+import { queryCells, shapeCells, type Area } from '../geo/cells.ts';
 import { CollectionIndex, type KeyEntry } from './collection-index.ts';
 import type { IndexSpec } from './index-spec.ts';
 
@@ -34,7 +34,7 @@ export class GeoIndex extends CollectionIndex {
   }
 
   /** Record ids of every document with a geometry whose cells meet the region's: a superset of its matches. */
-  idsWithin(region: Exclude<Region, typeof WORLD>): Set<number> {
+  idsWithin(region: Area): Set<number> {
     const ids = new Set<number>();
     const ancestors = new Set<string>();
     for (const cell of queryCells(region)) {

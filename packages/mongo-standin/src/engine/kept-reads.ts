@@ -2,7 +2,7 @@ import type { Document } from 'bson';
 import { freezeDocument } from '../bson-values.ts';
 
 /** Bytes of read fields (as stored) a database keeps at most: ~5–10× that as objects (see below). */
-export const KEPT_READ_BYTES = 8 * 1024 * 1024;
+const KEPT_READ_BYTES = 8 * 1024 * 1024;
 
 /** A name for a set of field names, whatever their order; the sets given are never changed after use. */
 const namesOf = new WeakMap<ReadonlySet<string>, { size: number; name: string }>();

@@ -6,6 +6,7 @@ import {
   toUnitVector,
   type Shape,
   type ShapePart,
+  type SphericalCap,
   type UnitVector,
 } from 'geojson-sphere';
 
@@ -38,18 +39,17 @@ export interface Bounds {
   readonly north: number;
 }
 
-/** Points within `radius` radians of `center`: what a distance query reaches. */
-export interface Cap {
-  readonly center: UnitVector;
-  readonly radius: number;
-}
-
 /** The whole earth: nothing to narrow by. */
 export const WORLD = 'world';
 /** Where a stored geometry lies: its bounds, or anywhere. */
 type Extent = readonly Bounds[] | typeof WORLD;
-/** Where a query's geometries may lie: bounds, within a cap for a distance query; or anywhere. */
-export type Region = { readonly bounds: readonly Bounds[]; readonly cap?: Cap } | typeof WORLD;
+/** Where a query's geometries may lie: an area, or anywhere. */
+export type Region = Area | typeof WORLD;
+/** Where a query's geometries lie, known: bounds, and for a distance query the cap it reaches. */
+export interface Area {
+  readonly bounds: readonly Bounds[];
+  readonly cap?: SphericalCap;
+}
 
 const lngLatOf = ([x, y, z]: UnitVector): [number, number] => [
   Math.atan2(y, x) * DEGREES,
@@ -184,7 +184,7 @@ function withMargin({ west, east, south, north }: Bounds): Bounds[] {
  * its bounds' cells that reach into it, the ones across its rim split while their number allows (a
  * circle's bounding cells hold up to twice the documents within it).
  */
-export function queryCells({ bounds, cap }: Exclude<Region, typeof WORLD>): string[] {
+export function queryCells({ bounds, cap }: Area): string[] {
   let cells = coveringCells(bounds, CELLS_PER_QUERY);
   if (!cap || cells.some((cell) => cell.level < MIN_CAP_LEVEL)) return cells.map(nameOf);
   cells = cells.filter((cell) => reaches(cell, cap) !== 'outside');
@@ -267,7 +267,7 @@ const MARGIN_RADIANS = MARGIN_DEGREES / DEGREES;
  * certain (every point of the cell is farther from the cap's centre than its cell centre's distance less
  * the cell's reach to its farthest corner); inside may be missed, which only leaves a cell unsplit.
  */
-function reaches({ x, y, level }: Cell, cap: Cap): 'outside' | 'inside' | 'across' {
+function reaches({ x, y, level }: Cell, cap: SphericalCap): 'outside' | 'inside' | 'across' {
   const width = 360 / 2 ** level;
   const height = 180 / 2 ** level;
   const west = -180 + x * width;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { destination, EARTH_RADIUS_METERS, toUnitVector } from 'geojson-sphere';
-import { capRegion, queryCells, shapeCells, type Region, type WORLD } from '../../src/geo/cells.ts';
+import { capRegion, queryCells, shapeCells, type Area } from '../../src/geo/cells.ts';
 import { seededRandom } from '../support/seeded-random.ts';
 
 const rand = seededRandom(20261127);
@@ -25,7 +25,7 @@ describe("a distance query's cells", () => {
           : ([rand.between(-180, 180), rand.between(-90, 90)] as [number, number]);
       const radius =
         (rand.pick([10, 1_000, 20_000, 500_000, 3_000_000]) * rand.between(0.5, 1.5)) / EARTH_RADIUS_METERS;
-      const cells = queryCells(capRegion(center, radius) as Exclude<Region, typeof WORLD>);
+      const cells = queryCells(capRegion(center, radius) as Area);
       for (let j = 0; j < 50; j++) {
         // Points on the rim among them: the cells must not be short anywhere.
         const reach = j < 10 ? radius * 0.999999 : radius * Math.sqrt(rand.next());
@@ -37,10 +37,7 @@ describe("a distance query's cells", () => {
 
   it('cover a circle more closely than the cells of its bounds', () => {
     for (const metres of [1_000, 5_000, 20_000]) {
-      const region = capRegion([-84.39, 33.75], metres / EARTH_RADIUS_METERS) as Exclude<
-        Region,
-        typeof WORLD
-      >;
+      const region = capRegion([-84.39, 33.75], metres / EARTH_RADIUS_METERS) as Area;
       const bounded = area(queryCells({ bounds: region.bounds }));
       expect(area(queryCells(region))).toBeLessThan(0.8 * bounded);
     }

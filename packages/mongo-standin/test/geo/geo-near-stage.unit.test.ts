@@ -3,7 +3,7 @@ import { Query } from 'mingo';
 import { describe, expect, it } from 'vitest';
 import { distanceMeters } from 'geojson-sphere';
 import { runGeoNearStage } from '../../src/geo/index.ts';
-import type { Bounds, Region, WORLD } from '../../src/geo/cells.ts';
+import type { Area, Bounds } from '../../src/geo/cells.ts';
 import {
   EMPIRE_STATE_BUILDING,
   NEW_YORK_JFK,
@@ -92,7 +92,7 @@ describe('runGeoNearStage', () => {
       },
       ctx,
     );
-    const [[path, region, query]] = asked as [[string, Exclude<Region, typeof WORLD>, unknown]];
+    const [[path, region, query]] = asked as [[string, Area, unknown]];
     expect(path).toBe('loc');
     expect(query).toEqual({ kind: 'x' });
     // 1 km is ~0.009° of latitude: the region is the bounds of that circle, and the circle itself.
