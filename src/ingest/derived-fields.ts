@@ -25,6 +25,21 @@ export interface DerivedFields {
 /** Above any age: what a service without a maximum age admits up to. */
 const AGE_UNBOUNDED = 1000;
 
+/**
+ * The opening fields of a list of schedules, by the list: a service's services at location without
+ * schedules of their own take its list, the same array, so it is worked out once for all of them. Composed
+ * documents are not changed once composed, and the fields derived from them are only written.
+ */
+const openingOfSchedules = new WeakMap<object, OpeningFields | undefined>();
+
+function openingOf(schedules: unknown): OpeningFields | undefined {
+  if (!Array.isArray(schedules)) return undefined;
+  if (openingOfSchedules.has(schedules)) return openingOfSchedules.get(schedules);
+  const fields = openingFields(list(schedules));
+  openingOfSchedules.set(schedules, fields);
+  return fields;
+}
+
 /** The eligible ages and the opening sessions of a service (a service at location: of its service, and its own schedules, else its service's). */
 function eligibilityAndHours(
   service: Json,
@@ -35,7 +50,7 @@ function eligibilityAndHours(
   return {
     _age_min: bound(service.minimum_age, 0),
     _age_max: bound(service.maximum_age, AGE_UNBOUNDED),
-    ...openingFields(list(schedules)),
+    ...openingOf(schedules),
   };
 }
 

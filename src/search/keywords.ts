@@ -42,8 +42,26 @@ export const wordsIn = (text: string): string[] =>
     .filter(Boolean)
     .map(plainSpelling);
 
+/**
+ * Texts whose terms were worked out lately, with them: an import derives the same texts again and again (a
+ * service's name and description for each of its services at location, an organization's name for each of
+ * its services, a city for each address in it). Bounded: cleared when full, short texts only.
+ */
+const recentTerms = new Map<string, readonly string[]>();
+const RECENT_TEXTS = 8_192;
+const RECENT_TEXT_LENGTH = 4_096;
+
 /** The search terms of a text: its words (as `wordsIn` gives them) reduced to their stems, as stored. */
-export const termsIn = (text: string): string[] => wordsIn(text).map(stemmer);
+export function termsIn(text: string): readonly string[] {
+  let terms = recentTerms.get(text);
+  if (terms) return terms;
+  terms = wordsIn(text).map(stemmer);
+  if (text.length <= RECENT_TEXT_LENGTH) {
+    if (recentTerms.size >= RECENT_TEXTS) recentTerms.clear();
+    recentTerms.set(text, terms);
+  }
+  return terms;
+}
 
 /**
  * What a search asks for: for each of its words, the terms any of which a document must hold. Its stem,
