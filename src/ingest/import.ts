@@ -115,7 +115,7 @@ const MAX_RETRY_DELAY_MS = 2_000;
 /**
  * Records validated, written and rebuilt together: 500 took ~10% less CPU per new service than 250 on
  * generated data (each batch's reads and commands are shared by more records), 1,000 or 2,000 no less, and
- * memory holds two batches at most (one written, one rebuilt).
+ * memory holds three batches at most (one rebuilt, one written, one checked ahead: see `flush`).
  */
 const DEFAULT_BATCH = 500;
 /**
@@ -257,14 +257,25 @@ async function runLeased(
   const isUnsettled = (id: string) => [...unsettled].some((touched) => touched.has(id));
   const batchSize = options.batchSize ?? DEFAULT_BATCH;
   let validation: ValidationPool | undefined;
+  // Settles once the rebuild before the last one queued has finished: the next batch is written after it.
+  let rebuiltBehind: Promise<void> = Promise.resolve();
+  // Whether the last batch written had records to apply rather than to skip as unchanged (a load of new
+  // or changed records, not a reload of the same).
+  let likelyToApply = false;
   const flush = async (last: boolean) => {
     if (batch.length > 0) {
       // Workers start with a full batch: an input smaller than one is not worth their start.
       validation ??= new ValidationPool(last ? 0 : (options.workers ?? automaticWorkers()), (reason) =>
         addWarnings(report, [reason]),
       );
-      const written = await writeBatch(db, lease, pending, batch, report, {
+      // While the database writes the documents of the batch before last, this batch's records are
+      // checked (which reads nothing) when they are likely to apply: otherwise the database's answer to
+      // which are unchanged comes first, and only the others are checked (writeBatch).
+      const checked = likelyToApply ? await checkedEntries(validation, batch, options.type) : undefined;
+      await rebuiltBehind;
+      const { written, skippedShare } = await writeBatch(db, lease, pending, batch, report, {
         validation,
+        checked,
         outages,
         type: options.type,
         skipUnchanged: settled,
@@ -272,14 +283,17 @@ async function runLeased(
         source,
         seen,
       });
+      likelyToApply = skippedShare < MOSTLY_UNCHANGED;
       if (written) {
         const touched = written.rows?.changes.touchedIds ?? new Set<string>();
         unsettled.add(touched);
-        await rebuilds.add(() =>
+        rebuiltBehind = rebuilds.add(() =>
           retryingOutages(outages, () => rebuildBatch(db, pending, written, now, report)).finally(() =>
             unsettled.delete(touched),
           ),
         );
+        // Its failure is thrown where it is awaited (the next batch, or the end), not as an unhandled one.
+        rebuiltBehind.catch(() => {});
       }
     }
     batch = [];
@@ -299,6 +313,7 @@ async function runLeased(
       if (batch.length >= batchSize || batchText >= MAX_BATCH_TEXT) await flush(false);
     }
     await flush(true);
+    await rebuiltBehind;
     await rebuilds.drain();
     if (seen) {
       const doubt = !settled
@@ -338,8 +353,28 @@ interface WrittenBatch {
   countedUnchanged: Map<string, string>;
 }
 
+/**
+ * Above this share of a batch's records skipped as unchanged, the next batch's records are checked only
+ * once the database has said which of them are unchanged (see `flush`).
+ */
+const MOSTLY_UNCHANGED = 0.5;
+
+/** Each entry's check (validation-pool.ts), by entry. */
+type CheckedEntries = Map<BatchEntry, CheckedEntry>;
+
+async function checkedEntries(
+  validation: ValidationPool,
+  entries: BatchEntry[],
+  type: RecordType | undefined,
+): Promise<CheckedEntries> {
+  const checked = await validation.check(entries, type);
+  return new Map(entries.map((entry, at) => [entry, checked[at]!]));
+}
+
 interface BatchOptions {
   validation: ValidationPool;
+  /** The batch's entries checked already (before the database said which are unchanged). */
+  checked: CheckedEntries | undefined;
   outages: OutageRetry | undefined;
   type: RecordType | undefined;
   /** Whether service records given again unchanged may be skipped. */
@@ -355,9 +390,10 @@ interface BatchOptions {
 /**
  * Validates a batch's records, counts each one's outcome and writes the rows that changed, recording them as
  * pending first. Service records given again unchanged are skipped (unchanged-records.ts), unless the
- * batch's changes reach their documents. Nothing to rebuild (undefined) in a dry run (no lease) or when
- * nothing changed. Each step after the plan runs again as planned (`outages`): planned again after some
- * rows were written, those would look unchanged.
+ * batch's changes reach their documents. Nothing to rebuild (`written` undefined) in a dry run (no lease)
+ * or when nothing changed; `skippedShare` is the share of the records found unchanged. Each step after the
+ * plan runs again as planned (`outages`): planned again after some rows were written, those would look
+ * unchanged.
  */
 async function writeBatch(
   db: Db,
@@ -365,17 +401,21 @@ async function writeBatch(
   pendingChanges: ImportPending,
   entries: BatchEntry[],
   report: ImportReport,
-  { validation, outages, type, skipUnchanged, isUnsettled, source, seen }: BatchOptions,
-): Promise<WrittenBatch | undefined> {
+  { validation, checked, outages, type, skipUnchanged, isUnsettled, source, seen }: BatchOptions,
+): Promise<{ written: WrittenBatch | undefined; skippedShare: number }> {
   const fingerprints = entries.flatMap(({ fingerprint }) => (fingerprint ? [fingerprint] : []));
   const skipped = skipUnchanged
     ? await retryingOutages(outages, () => unchangedCandidates(db, fingerprints, isUnsettled))
     : (new Map() as Skipped);
+  const skippedShare = skipped.size / entries.length;
   const validated = new Map<BatchEntry, BatchItem | undefined>();
   const validate = async (applying: BatchEntry[]) => {
-    const unchecked = applying.filter((entry) => !validated.has(entry));
-    const checked = await validation.check(unchecked, type);
-    unchecked.forEach((entry, at) => validated.set(entry, reportedItem(checked[at]!, report)));
+    const unvalidated = applying.filter((entry) => !validated.has(entry));
+    const unchecked = unvalidated.filter((entry) => !checked?.has(entry));
+    const checkedNow = await checkedEntries(validation, unchecked, type);
+    // Reported here, for the records that apply, in their order.
+    for (const entry of unvalidated)
+      validated.set(entry, reportedItem((checked?.get(entry) ?? checkedNow.get(entry))!, report));
   };
   const applied = ({ fingerprint }: BatchEntry) => fingerprint === undefined || !skipped.has(fingerprint);
   let items: BatchItem[];
@@ -444,7 +484,7 @@ async function writeBatch(
     });
     await retryingOutages(outages, () => seen.add(contained));
   }
-  if (!lease) return undefined;
+  if (!lease) return { written: undefined, skippedShare };
   const clean = cleanRecords(items.map((item) => item.decomposition));
   const kept = new Map(
     items.flatMap(({ candidate }, at) =>
@@ -452,16 +492,19 @@ async function writeBatch(
     ),
   );
   const unwritten = kept.size > 0 ? { lease, fingerprints: kept, countedUnchanged: new Map() } : undefined;
-  if (writes.size === 0) return unwritten;
+  if (writes.size === 0) return { written: unwritten, skippedShare };
   await retryingOutages(outages, () => lease.confirm());
   // Only rows' sources changed (records another source now loads too): nothing served changes.
   if (changes.changedRows.size === 0) {
     await retryingOutages(outages, () => applyRowChanges(db, writes, changes.newRows));
-    return unwritten;
+    return { written: unwritten, skippedShare };
   }
   const pending = await retryingOutages(outages, () => pendingChanges.record(changes));
   await retryingOutages(outages, () => applyRowChanges(db, writes, changes.newRows));
-  return { lease, rows: { pending, changes, rows }, fingerprints: kept, countedUnchanged };
+  return {
+    written: { lease, rows: { pending, changes, rows }, fingerprints: kept, countedUnchanged },
+    skippedShare,
+  };
 }
 
 /** The item of a record checked; undefined, and reported, when it is rejected. */

@@ -152,14 +152,16 @@ export async function planRowChanges(db: Db, batch: Decomposition[]): Promise<Ro
 
 /**
  * Writes planned rows: one unordered bulk write per collection, rows that were new at planning inserted,
- * the others replaced whole by id.
+ * the others replaced whole by id. The collections of one rank (`writeRank`) are written at once, so that
+ * the database has them all to do while the importer works on; a rank is written once the one before it
+ * is, and a failure is thrown once none of its rank's writes is still under way.
  */
 export async function applyRowChanges(
   db: Db,
   writes: Map<EntityType, Row[]>,
   newRows: ReadonlySet<string>,
 ): Promise<void> {
-  for (const [entity, rows] of rowWriteSequence(writes)) {
+  const write = async (entity: EntityType, rows: Row[]) => {
     const operations: AnyBulkWriteOperation<StoredRow>[] = rows.map((row) =>
       newRows.has(entityKey(entity, row.id))
         ? { insertOne: { document: storedRow(row) } }
@@ -167,6 +169,14 @@ export async function applyRowChanges(
     );
     const collection = db.collection<StoredRow>(rowCollection(entity));
     await bulkWriteWithRemedies(collection, operations, replaceDuplicate<StoredRow>('_id'));
+  };
+  const sequence = rowWriteSequence(writes);
+  for (const rank of new Set(sequence.map(([entity]) => writeRank(entity)))) {
+    const outcomes = await Promise.allSettled(
+      sequence.filter(([entity]) => writeRank(entity) === rank).map(([entity, rows]) => write(entity, rows)),
+    );
+    const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 }
 
@@ -177,7 +187,7 @@ export async function applyRowChanges(
  */
 const writeRank = (entity: EntityType) => (entity === 'service' ? 2 : isRootEntity(entity) ? 1 : 0);
 
-/** The order `applyRowChanges` writes planned rows in, one entity type after another. */
+/** The order `applyRowChanges` writes planned rows in, one rank of entity types after another. */
 export const rowWriteSequence = (writes: Map<EntityType, Row[]>): [EntityType, Row[]][] =>
   [...writes].sort(([a], [b]) => writeRank(a) - writeRank(b));
 

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { checkAll, type BatchEntry, type CheckedEntry, type CheckRequest } from './batch-item.ts';
 import type { RecordType } from './record-type.ts';
@@ -14,6 +15,9 @@ import type { RecordType } from './record-type.ts';
  * A worker that fails or stops is not trusted again: the pool checks everything in the calling thread from
  * then on, after telling `onFallback` why, so an import never fails for its workers.
  */
+/** Records checked in the calling thread between two turns of its event loop (~10 ms of work). */
+const CHECKED_AT_A_TIME = 50;
+
 export class ValidationPool {
   private workers: CheckingWorker[] | undefined;
   private closed = false;
@@ -42,7 +46,16 @@ export class ValidationPool {
 
   private async checkNow(entries: BatchEntry[], type: RecordType | undefined): Promise<CheckedEntry[]> {
     if (this.closed) throw new Error('the validation pool is closed');
-    const inThisThread = () => checkAll({ entries, type });
+    // A slice at a time, letting the event loop turn in between: the database's answers to the import's
+    // other work are taken as they come, and its next commands sent, instead of waiting for the batch.
+    const inThisThread = async () => {
+      const answers: CheckedEntry[] = [];
+      for (let at = 0; at < entries.length; at += CHECKED_AT_A_TIME) {
+        if (at > 0) await setImmediate();
+        answers.push(...checkAll({ entries: entries.slice(at, at + CHECKED_AT_A_TIME), type }));
+      }
+      return answers;
+    };
     if (this.size === 0 || entries.length === 0) return inThisThread();
     if (!this.workers) {
       this.workers = this.startWorkers();
