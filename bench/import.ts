@@ -61,8 +61,11 @@ const SMALL_PASS_FRACTION = 0.2;
 /** Width of the passes' labels in their table. */
 const LABEL_WIDTH = 40;
 const BASELINE_BATCH = 1_000;
-/** A full GC every this many batches of an import pass measures the heap it retains. */
-const RETAINED_SAMPLE_BATCHES = 10;
+/**
+ * A full GC at each fifth of an import pass's records measures the heap it retains: the same points of a
+ * small pass and a large one, each within the import's pipeline of batches.
+ */
+const RETAINED_SAMPLES = 5;
 /** `stat`'s `blocks` counts 512-byte units, whatever the file system's block size. */
 const STAT_BLOCK_BYTES = 512;
 
@@ -210,7 +213,7 @@ async function importPass(
   // The full collections that measure the retained heap are the bench's cost, not the importer's.
   let samplingCpuMicros = 0;
   let samplingMainThreadMicros = 0;
-  let batches = 0;
+  let sampled = 0;
   const sampleRetainedHeap = () => {
     const before = process.cpuUsage();
     const mainThread = mainThreadCpuSince();
@@ -224,8 +227,10 @@ async function importPass(
     () =>
       importRecords(db, readNdjsonFile(file), {
         workers,
-        onProgress: () => {
-          if (batches++ % RETAINED_SAMPLE_BATCHES === 0) sampleRetainedHeap();
+        onProgress: (recordsRead) => {
+          if (recordsRead < ((sampled + 1) * count) / RETAINED_SAMPLES) return;
+          sampled += 1;
+          sampleRetainedHeap();
         },
       }),
     standin,
@@ -438,7 +443,7 @@ const rssRatio = full.pass.importer.rssBytes / small.pass.importer.rssBytes;
 const heapRatio = full.retainedHeapBytes / small.retainedHeapBytes;
 console.log(
   `importer memory, ${integer(count)} vs ${integer(smallCount)} services: peak RSS ${times(rssRatio)}; ` +
-    `retained heap (after a full GC, sampled every ${RETAINED_SAMPLE_BATCHES} batches) ` +
+    `retained heap (after a full GC, sampled at each fifth of the records) ` +
     `${mib(full.retainedHeapBytes)} vs ${mib(small.retainedHeapBytes)}, ${times(heapRatio)}`,
 );
 // The stand-in's own memory: its RSS less the pages of its mapped data file, which are the kernel's cache.
