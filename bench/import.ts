@@ -62,10 +62,11 @@ const SMALL_PASS_FRACTION = 0.2;
 const LABEL_WIDTH = 40;
 const BASELINE_BATCH = 1_000;
 /**
- * A full GC at each fifth of an import pass's records measures the heap it retains: the same points of a
- * small pass and a large one, each within the import's pipeline of batches.
+ * A full GC every this many records read measures the heap an import pass retains: as often in a small pass
+ * as in a large one (collections forced more often would also hold a pass's peak RSS down), each within
+ * the import's pipeline of batches.
  */
-const RETAINED_SAMPLES = 5;
+const RETAINED_SAMPLE_RECORDS = 1_000;
 /** `stat`'s `blocks` counts 512-byte units, whatever the file system's block size. */
 const STAT_BLOCK_BYTES = 512;
 
@@ -228,7 +229,7 @@ async function importPass(
       importRecords(db, readNdjsonFile(file), {
         workers,
         onProgress: (recordsRead) => {
-          if (recordsRead < ((sampled + 1) * count) / RETAINED_SAMPLES) return;
+          if (recordsRead < (sampled + 1) * RETAINED_SAMPLE_RECORDS) return;
           sampled += 1;
           sampleRetainedHeap();
         },
@@ -443,7 +444,7 @@ const rssRatio = full.pass.importer.rssBytes / small.pass.importer.rssBytes;
 const heapRatio = full.retainedHeapBytes / small.retainedHeapBytes;
 console.log(
   `importer memory, ${integer(count)} vs ${integer(smallCount)} services: peak RSS ${times(rssRatio)}; ` +
-    `retained heap (after a full GC, sampled at each fifth of the records) ` +
+    `retained heap (after a full GC, sampled every ${integer(RETAINED_SAMPLE_RECORDS)} records) ` +
     `${mib(full.retainedHeapBytes)} vs ${mib(small.retainedHeapBytes)}, ${times(heapRatio)}`,
 );
 // The stand-in's own memory: its RSS less the pages of its mapped data file, which are the kernel's cache.
