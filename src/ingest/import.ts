@@ -247,9 +247,9 @@ async function runLeased(
   let batch: BatchEntry[] = [];
   let batchText = 0;
   let read = 0;
-  // Each batch's documents are rebuilt while the next batch is validated and its rows written; rebuilds run
-  // one at a time and in batch order, so a later batch's rebuild sees (and redoes) whatever an earlier one
-  // composed before the later rows were written.
+  // Each batch's documents are rebuilt while the next batch's rows are written and the one after it is
+  // checked (`flush`); rebuilds run one at a time and in batch order, so a later batch's rebuild sees (and
+  // redoes) whatever an earlier one composed before the later rows were written.
   const rebuilds = new WorkBehind();
   const pending = new ImportPending(db, source);
   // What the batches written but not yet rebuilt change: their documents are not up to date yet.
@@ -259,9 +259,9 @@ async function runLeased(
   let validation: ValidationPool | undefined;
   // Settles once the rebuild before the last one queued has finished: the next batch is written after it.
   let rebuiltBehind: Promise<void> = Promise.resolve();
-  // Whether the last batch written had records to apply rather than to skip as unchanged (a load of new
-  // or changed records, not a reload of the same).
-  let likelyToApply = false;
+  // Whether the next batch is checked ahead: the last one written had records to apply rather than to
+  // skip as unchanged (a load of new or changed records, not a reload of the same).
+  let checkAhead = false;
   const flush = async (last: boolean) => {
     if (batch.length > 0) {
       // Workers start with a full batch: an input smaller than one is not worth their start.
@@ -271,7 +271,7 @@ async function runLeased(
       // While the database writes the documents of the batch before last, this batch's records are
       // checked (which reads nothing) when they are likely to apply: otherwise the database's answer to
       // which are unchanged comes first, and only the others are checked (writeBatch).
-      const checked = likelyToApply ? await checkedEntries(validation, batch, options.type) : undefined;
+      const checked = checkAhead ? await checkedEntries(validation, batch, options.type) : undefined;
       await rebuiltBehind;
       const { written, skippedShare } = await writeBatch(db, lease, pending, batch, report, {
         validation,
@@ -283,7 +283,7 @@ async function runLeased(
         source,
         seen,
       });
-      likelyToApply = skippedShare < MOSTLY_UNCHANGED;
+      checkAhead = skippedShare < MOSTLY_UNCHANGED;
       if (written) {
         const touched = written.rows?.changes.touchedIds ?? new Set<string>();
         unsettled.add(touched);
@@ -313,7 +313,6 @@ async function runLeased(
       if (batch.length >= batchSize || batchText >= MAX_BATCH_TEXT) await flush(false);
     }
     await flush(true);
-    await rebuiltBehind;
     await rebuilds.drain();
     if (seen) {
       const doubt = !settled
@@ -407,6 +406,7 @@ async function writeBatch(
   const skipped = skipUnchanged
     ? await retryingOutages(outages, () => unchangedCandidates(db, fingerprints, isUnsettled))
     : (new Map() as Skipped);
+  // Of those found unchanged by the database, before any is applied after all (below).
   const skippedShare = skipped.size / entries.length;
   const validated = new Map<BatchEntry, BatchItem | undefined>();
   const validate = async (applying: BatchEntry[]) => {

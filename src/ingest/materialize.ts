@@ -1,4 +1,3 @@
-import { setImmediate } from 'node:timers/promises';
 import type { AnyBulkWriteOperation, Db, Document } from 'mongodb';
 import { documentCollection } from '../db/collections.ts';
 import { bulkWriteWithRemedies, replaceDuplicate, replacing } from './bulk-writes.ts';
@@ -21,6 +20,7 @@ import { serviceJson } from '../db/spliced-organization.ts';
 import { entityTag } from '../http/entity-tag.ts';
 import { documentHash } from './row.ts';
 import { WorkBehind } from './work-behind.ts';
+import { withTurns } from './event-loop-turns.ts';
 import { markDirectoryChanged } from '../db/directory-generation.ts';
 import {
   compactChanges,
@@ -45,9 +45,6 @@ export interface MaterializeResult {
 
 /** How many roots are composed and written together. */
 const CHUNK = 500;
-
-/** Documents made between two turns of the event loop (~10 ms of work). */
-const COMPOSED_AT_A_TIME = 50;
 
 /**
  * Services written by one rebuild kept in memory for their services at location; past this many (a change
@@ -215,10 +212,7 @@ async function rebuild(
   const feed = new FeedChanges(root);
   // A refresh also lists in the feed the records it does not list (a feed lost, or begun after them).
   const unlisted = refresh ? await unlistedIds(db, documentCollection[root], ids) : new Set<string>();
-  for (const [at, id] of ids.entries()) {
-    // The event loop turns now and then: the import's other work (its next batch's reads and writes) goes
-    // on meanwhile.
-    if (at > 0 && at % COMPOSED_AT_A_TIME === 0) await setImmediate();
+  for await (const id of withTurns(ids)) {
     const found = composed.get(id);
     const before = stored.get(id);
     if (!found) {

@@ -175,6 +175,7 @@ export async function applyRowChanges(
     const outcomes = await Promise.allSettled(
       sequence.filter(([entity]) => writeRank(entity) === rank).map(([entity, rows]) => write(entity, rows)),
     );
+    // The first failure, as a sequence of writes would have thrown it; the import runs again whole.
     const failed = outcomes.find((outcome) => outcome.status === 'rejected');
     if (failed) throw failed.reason;
   }

@@ -1,11 +1,11 @@
-import { setImmediate } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
-import { checkAll, type BatchEntry, type CheckedEntry, type CheckRequest } from './batch-item.ts';
+import { checkAll, checkEntry, type BatchEntry, type CheckedEntry, type CheckRequest } from './batch-item.ts';
+import { withTurns } from './event-loop-turns.ts';
 import type { RecordType } from './record-type.ts';
 
 /**
  * Checks a batch's records (parsing, validation, decomposition) in worker threads, so that an import uses
- * more than one core: meanwhile the import's own thread composes and writes the documents of the batch
+ * more than one core: meanwhile the import's own thread composes and writes the documents of the batches
  * before. Each worker takes a share of the batch; the answers come back in order, and are what checking in
  * the calling thread gives (`checkAll` in both).
  *
@@ -15,9 +15,6 @@ import type { RecordType } from './record-type.ts';
  * A worker that fails or stops is not trusted again: the pool checks everything in the calling thread from
  * then on, after telling `onFallback` why, so an import never fails for its workers.
  */
-/** Records checked in the calling thread between two turns of its event loop (~10 ms of work). */
-const CHECKED_AT_A_TIME = 50;
-
 export class ValidationPool {
   private workers: CheckingWorker[] | undefined;
   private closed = false;
@@ -46,14 +43,9 @@ export class ValidationPool {
 
   private async checkNow(entries: BatchEntry[], type: RecordType | undefined): Promise<CheckedEntry[]> {
     if (this.closed) throw new Error('the validation pool is closed');
-    // A slice at a time, letting the event loop turn in between: the database's answers to the import's
-    // other work are taken as they come, and its next commands sent, instead of waiting for the batch.
     const inThisThread = async () => {
       const answers: CheckedEntry[] = [];
-      for (let at = 0; at < entries.length; at += CHECKED_AT_A_TIME) {
-        if (at > 0) await setImmediate();
-        answers.push(...checkAll({ entries: entries.slice(at, at + CHECKED_AT_A_TIME), type }));
-      }
+      for await (const entry of withTurns(entries)) answers.push(checkEntry(entry, type));
       return answers;
     };
     if (this.size === 0 || entries.length === 0) return inThisThread();

@@ -45,21 +45,30 @@ export const wordsIn = (text: string): string[] =>
 /**
  * Texts whose terms were worked out lately, with them: an import derives the same texts again and again (a
  * service's name and description for each of its services at location, an organization's name for each of
- * its services, a city for each address in it). Bounded: cleared when full, short texts only.
+ * its services, a city for each address in it). Two generations: once the newer holds RECENT_CHARACTERS of
+ * text it becomes the older, and the older is let go, so what was used lately stays and memory is bounded
+ * (a few MiB) in a server that imports now and then.
  */
-const recentTerms = new Map<string, readonly string[]>();
-const RECENT_TEXTS = 8_192;
-const RECENT_TEXT_LENGTH = 4_096;
+let recentTerms = new Map<string, readonly string[]>();
+let olderTerms = new Map<string, readonly string[]>();
+let recentCharacters = 0;
+const RECENT_CHARACTERS = 1024 * 1024;
+/** Longer texts (a long description) are not kept: they would crowd out many short ones. */
+const LONGEST_KEPT = 16 * 1024;
 
 /** The search terms of a text: its words (as `wordsIn` gives them) reduced to their stems, as stored. */
 export function termsIn(text: string): readonly string[] {
   let terms = recentTerms.get(text);
   if (terms) return terms;
-  terms = wordsIn(text).map(stemmer);
-  if (text.length <= RECENT_TEXT_LENGTH) {
-    if (recentTerms.size >= RECENT_TEXTS) recentTerms.clear();
-    recentTerms.set(text, terms);
+  terms = olderTerms.get(text) ?? wordsIn(text).map(stemmer);
+  if (text.length > LONGEST_KEPT) return terms;
+  if (recentCharacters + text.length > RECENT_CHARACTERS) {
+    olderTerms = recentTerms;
+    recentTerms = new Map();
+    recentCharacters = 0;
   }
+  recentTerms.set(text, terms);
+  recentCharacters += text.length;
   return terms;
 }
 

@@ -1,8 +1,10 @@
 /**
  * An import loading new records checks each batch's records while the database still writes the documents
- * of the batch before last (import.ts, `flush`); a reload of records given before checks only those it
- * must apply. Either way it reports and stores what the same records loaded in one batch give.
+ * of the batch before last (import.ts, `flush`), before it asks which of them are unchanged; a reload of
+ * records given before asks first, and checks only those it must apply. Either way it reports and stores
+ * what the same records loaded in one batch give.
  */
+import { Collection } from 'mongodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { serviceNdjsonChunks } from '../../scripts/generator/ndjson-chunks.ts';
 import { ValidationPool } from '../../src/ingest/validation-pool.ts';
@@ -25,13 +27,22 @@ function input(): string[] {
   return lines;
 }
 
-/** How many records the imports from now on check, in all. */
-function recordsChecked(): { count: number } {
-  const checked = { count: 0 };
+/**
+ * How many records the imports from now on check, in all, and in what order they check batches and ask the
+ * database which of a batch's records are unchanged (`check` for a check of records, `ask` for a question).
+ */
+function recordsChecked(): { count: number; order: ('check' | 'ask')[] } {
+  const checked = { count: 0, order: [] as ('check' | 'ask')[] };
   const check = ValidationPool.prototype.check;
   vi.spyOn(ValidationPool.prototype, 'check').mockImplementation(function (this: ValidationPool, ...args) {
     checked.count += args[0].length;
+    if (args[0].length > 0) checked.order.push('check');
     return check.apply(this, args);
+  });
+  const find = Collection.prototype.find;
+  vi.spyOn(Collection.prototype, 'find').mockImplementation(function (this: Collection, ...args) {
+    if (args[0] && '_input.fingerprint' in args[0]) checked.order.push('ask');
+    return find.apply(this, args as Parameters<typeof find>) as never;
   });
   return checked;
 }
@@ -45,6 +56,8 @@ describe('an import of many batches', () => {
     const checked = recordsChecked();
     const report = await importLines(inBatches, lines, { batchSize: 8, now: NOW });
     expect(checked.count).toBe(lines.length);
+    // The first batch is checked once the database has answered; each later one before it is asked.
+    expect(checked.order.join(' ')).toBe(['ask check', ...Array(5).fill('check ask')].join(' '));
 
     expect([expected.inserted, expected.rejected]).toEqual([39, 3]);
     const { durationMs: _took, ...rest } = report;
@@ -55,8 +68,10 @@ describe('an import of many batches', () => {
     // Given again, the records stored are counted unchanged without being checked; the rejected ones are
     // checked again, and rejected again.
     checked.count = 0;
+    checked.order = [];
     const again = await importLines(inBatches, lines, { batchSize: 8, now: NOW });
     expect([again.inserted, again.updated, again.unchanged, again.rejected]).toEqual([0, 0, 39, 3]);
     expect(checked.count).toBe(3);
+    expect(checked.order.join(' ')).toBe('ask check ask ask check ask check ask ask');
   });
 });
