@@ -6,10 +6,9 @@
  */
 import { Collection } from 'mongodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { serviceNdjsonChunks } from '../../scripts/generator/ndjson-chunks.ts';
 import { ValidationPool } from '../../src/ingest/validation-pool.ts';
 import { indexedDatabases } from '../support/database.ts';
-import { importLines, storedDirectory } from '../support/import.ts';
+import { importLines, linesWithRejections, storedDirectory } from '../support/import.ts';
 
 const databases = indexedDatabases();
 beforeAll(() => databases.start());
@@ -19,13 +18,7 @@ afterEach(() => vi.restoreAllMocks());
 const NOW = () => '2030-01-02T03:04:05.678Z';
 
 /** Generated services with records that fail validation in the first batch of 8 and in later ones. */
-function input(): string[] {
-  const lines = [...serviceNdjsonChunks(40, 3)].join('').trim().split('\n');
-  lines.splice(2, 0, '{"id": "not a uuid", "name": "Broken"}');
-  lines.splice(21, 0, '{"id": ');
-  lines.splice(30, 1, lines[30]!.replace('"status":"', '"status":"closing-'));
-  return lines;
-}
+const input = () => linesWithRejections(40, 3, [2, 21, 30]);
 
 /**
  * How many records the imports from now on check, in all, and in what order they check batches and ask the

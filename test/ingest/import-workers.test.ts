@@ -3,9 +3,8 @@
  * own thread: the same report, rejections in their places, and the same stored directory.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { serviceNdjsonChunks } from '../../scripts/generator/ndjson-chunks.ts';
 import { indexedDatabases } from '../support/database.ts';
-import { importLines, storedDirectory } from '../support/import.ts';
+import { importLines, linesWithRejections, storedDirectory } from '../support/import.ts';
 import { poolsOfImports } from '../support/validation-pools.ts';
 
 const databases = indexedDatabases();
@@ -19,13 +18,7 @@ const NOW = () => '2030-01-02T03:04:05.678Z';
  * Generated services, with records that fail validation among them: in the first batch of 16 (checked in
  * the import's thread while the workers start), and two in a later batch, in both workers' shares.
  */
-function input(): string[] {
-  const lines = [...serviceNdjsonChunks(60, 7)].join('').trim().split('\n');
-  lines.splice(5, 0, '{"id": "not a uuid", "name": "Broken"}');
-  lines.splice(34, 0, '{"id": ');
-  lines.splice(45, 1, lines[45]!.replace('"status":"', '"status":"closing-'));
-  return lines;
-}
+const input = () => linesWithRejections(60, 7, [5, 34, 45]);
 
 describe('an import validating in worker threads', () => {
   it('reports and stores what the same import validating in its own thread does', async () => {

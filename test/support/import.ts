@@ -1,3 +1,4 @@
+import { serviceNdjsonChunks } from '../../scripts/generator/ndjson-chunks.ts';
 import { Readable } from 'node:stream';
 import { EJSON } from 'bson';
 import type { Db, Document } from 'mongodb';
@@ -71,4 +72,20 @@ export async function servedHashes(db: Db): Promise<Record<string, Record<string
     result[name] = Object.fromEntries(documents.map((document) => [document.id, document._hash]));
   }
   return result;
+}
+
+/**
+ * Generated services as NDJSON lines with three records validation rejects, put at the given lines: one
+ * whose id is not a UUID, one that is not JSON, and one whose status is not in HSDS's code list.
+ */
+export function linesWithRejections(
+  count: number,
+  seed: number,
+  [badId, unreadable, badStatus]: [number, number, number],
+): string[] {
+  const lines = [...serviceNdjsonChunks(count, seed)].join('').trim().split('\n');
+  lines.splice(badId, 0, '{"id": "not a uuid", "name": "Broken"}');
+  lines.splice(unreadable, 0, '{"id": ');
+  lines.splice(badStatus, 1, lines[badStatus]!.replace('"status":"', '"status":"closing-'));
+  return lines;
 }
