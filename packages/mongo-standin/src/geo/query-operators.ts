@@ -7,12 +7,19 @@ import { compileGeoPredicate, type GeoOperator } from './geo-predicates.ts';
  * mingo compiles the query; a document matches when any geometry at the path does (MongoDB's array
  * traversal), and values that are not geometries simply do not match.
  */
+export function geoFieldTest(
+  operator: GeoOperator,
+  selector: string,
+  argument: unknown,
+): (doc: AnyObject) => boolean {
+  const predicate = compileGeoPredicate(operator, argument);
+  return (doc) => valuesAtPath(doc, selector).some((value) => queryCandidates(value).some(predicate));
+}
+
 const geoQueryOperator =
   (operator: GeoOperator) =>
-  (selector: string, argument: unknown, _options: Options): ((doc: AnyObject) => boolean) => {
-    const predicate = compileGeoPredicate(operator, argument);
-    return (doc) => valuesAtPath(doc, selector).some((value) => queryCandidates(value).some(predicate));
-  };
+  (selector: string, argument: unknown, _options: Options): ((doc: AnyObject) => boolean) =>
+    geoFieldTest(operator, selector, argument);
 
 /**
  * MongoDB's $geoWithin and $geoIntersects as mingo v7 query operators. Register them on a Context; the

@@ -5,6 +5,8 @@ import { isPlainObject } from '../bson-values.ts';
 import { badValue, indexNotFound, toCommandError } from '../errors.ts';
 import { isKnownQueryOperator, mingoOptions } from './mingo-context.ts';
 import { refuseProtoKeys } from './proto-paths.ts';
+import { valuesAtParts } from './path-values.ts';
+import { geoFieldTest } from '../geo/query-operators.ts';
 
 export type DocumentPredicate = (doc: Document) => boolean;
 
@@ -23,10 +25,12 @@ export function compileFilter(
   refuseProtoKeys(filter);
   const checked = validateTopLevel(filter);
   if (Object.keys(checked).length === 0) return () => true;
-  const direct = stringMembershipPredicate(checked);
-  if (direct) return direct;
+  return directPredicate(checked, options) ?? mingoPredicate(checked, options);
+}
+
+function mingoPredicate(filter: Document, options: Partial<Options>): DocumentPredicate {
   try {
-    const query = new Query(checked, options);
+    const query = new Query(filter, options);
     return (doc) => query.test(doc);
   } catch (error) {
     throw toCommandError(error);
@@ -34,29 +38,55 @@ export function compileFilter(
 }
 
 /**
- * The commonest filters, string equality or `$in` of strings on top-level fields (`{id}`, `{id: {$in}}`,
- * `{_deps: {$in}}`), tested directly: building a mingo query costs more than testing a document. Like
- * MongoDB, a field holding an array matches when any element does. Anything else goes to mingo.
+ * The commonest filters tested directly, since building a mingo query and running it costs more than the
+ * test: string equality, `$in` of strings, `$ne` of a string or a boolean, `$geoIntersects` and
+ * `$geoWithin`, on any path (`{id}`, `{_deps: {$in}}`, `{'_geo.covered': {$ne: true}}`), and `$or` and
+ * `$and` of clauses, each tested directly where it can be, by mingo alone otherwise (a proximity search's
+ * `$or` of listed postcodes, no coverage and areas holding its point). As in MongoDB, a path reaches through arrays, and an array matches when any element
+ * does. Undefined for anything else, which goes to mingo whole.
  */
-function stringMembershipPredicate(filter: Document): DocumentPredicate | undefined {
-  const conditions: [string, Set<string>][] = [];
+function directPredicate(filter: Document, options: Partial<Options>): DocumentPredicate | undefined {
+  const tests: DocumentPredicate[] = [];
   for (const [field, condition] of Object.entries(filter)) {
-    if (field.startsWith('$') || field.includes('.')) return undefined;
-    if (typeof condition === 'string') conditions.push([field, new Set([condition])]);
-    else if (
-      isPlainObject(condition) &&
-      Object.keys(condition).length === 1 &&
-      Array.isArray(condition.$in) &&
-      condition.$in.every((value) => typeof value === 'string')
-    ) {
-      conditions.push([field, new Set(condition.$in as string[])]);
-    } else return undefined;
+    if (field === '$or' || field === '$and') {
+      const clauses = (condition as Document[]).map(
+        (clause) => directPredicate(clause, options) ?? mingoPredicate(clause, options),
+      );
+      tests.push(
+        field === '$or'
+          ? (doc) => clauses.some((matches) => matches(doc))
+          : (doc) => clauses.every((matches) => matches(doc)),
+      );
+      continue;
+    }
+    if (field.startsWith('$')) return undefined;
+    const test = directFieldTest(field, condition);
+    if (!test) return undefined;
+    tests.push(test);
   }
-  const holds = (value: unknown, wanted: Set<string>) =>
-    typeof value === 'string'
-      ? wanted.has(value)
-      : Array.isArray(value) && value.some((item) => typeof item === 'string' && wanted.has(item));
-  return (doc) => conditions.every(([field, wanted]) => holds(doc[field], wanted));
+  return tests.length === 1 ? tests[0] : (doc) => tests.every((matches) => matches(doc));
+}
+
+/** A field's condition tested directly (see directPredicate); undefined for any other. */
+function directFieldTest(field: string, condition: unknown): DocumentPredicate | undefined {
+  const path = field.split('.');
+  const any = (wanted: (value: unknown) => boolean) => (doc: Document) =>
+    valuesAtParts(doc, path).some(wanted);
+  if (typeof condition === 'string') return any((value) => value === condition);
+  if (!isPlainObject(condition) || Object.keys(condition).length !== 1) return undefined;
+  const { $in: among, $ne: other, $geoIntersects: intersecting, $geoWithin: within } = condition;
+  // The same test as the query engine's operator (geo/query-operators.ts), without the engine.
+  if (intersecting !== undefined) return geoFieldTest('$geoIntersects', field, intersecting);
+  if (within !== undefined) return geoFieldTest('$geoWithin', field, within);
+  if (Array.isArray(among) && among.every((value) => typeof value === 'string')) {
+    const wanted = new Set<unknown>(among);
+    return any((value) => wanted.has(value));
+  }
+  if (typeof other === 'string' || typeof other === 'boolean') {
+    const equal = any((value) => value === other);
+    return (doc) => !equal(doc);
+  }
+  return undefined;
 }
 
 /** Returns the filter without `$comment`, throwing on operators MongoDB would refuse. */

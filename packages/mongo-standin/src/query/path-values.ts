@@ -6,12 +6,17 @@ import { isPlainObject } from '../bson-values.ts';
  * their elements. Missing values are omitted.
  */
 export function pathValues(doc: unknown, path: string): unknown[] {
+  return valuesAtParts(doc, path.split('.'));
+}
+
+/** `pathValues` of a path already split at its dots. */
+export function valuesAtParts(doc: unknown, parts: readonly string[]): unknown[] {
   const out: unknown[] = [];
-  collect(doc, path.split('.'), 0, out);
+  collect(doc, parts, 0, out);
   return out;
 }
 
-function collect(value: unknown, parts: string[], index: number, out: unknown[]): void {
+function collect(value: unknown, parts: readonly string[], index: number, out: unknown[]): void {
   if (index === parts.length) {
     if (Array.isArray(value)) out.push(...value);
     else if (value !== undefined) out.push(value);

@@ -240,6 +240,40 @@ describe('find filters', () => {
     expect(await ids({ 'phones.1.type': 'voice' })).toEqual([3]);
   });
 
+  it('string equality, $in of strings and $ne on dotted paths, through arrays, alone and in $or and $and', async () => {
+    expect(await ids({ 'phones.type': { $in: ['fax'] } })).toEqual([1, 3]);
+    expect(await ids({ 'phones.type': { $ne: 'fax' } })).toEqual([2, 4, 5]);
+    expect(await ids({ 'tags.0': { $in: ['food', 'housing'] } })).toEqual([2, 3, 5]);
+    expect(await ids({ 'address.zip': { $in: [] } })).toEqual([]);
+    // Clauses of one $or tested each its own way: $in and $ne directly, $gt by the query engine.
+    const anyOf = [
+      { 'address.zip': { $in: ['60201'] } },
+      { 'address.city': { $ne: 'Chicago' } },
+      { rating: { $gt: 4 } },
+    ];
+    expect(await ids({ $or: anyOf })).toEqual([2, 3, 4, 5]);
+    expect(await ids({ status: 'inactive', $or: anyOf })).toEqual([3, 4]);
+    expect(await ids({ $and: [{ 'address.city': 'Chicago' }, { tags: { $ne: 'free' } }] })).toEqual([3]);
+  });
+
+  it('$ne of a boolean matches where no value on the path is that boolean, missing ones included', async () => {
+    const flags = fresh('flags');
+    await flags.insertMany([
+      { _id: 1, geo: { covered: true } },
+      { _id: 2, geo: { covered: false } },
+      { _id: 3, geo: {} },
+      { _id: 4 },
+      { _id: 5, geo: [{ covered: true }, { covered: false }] },
+      { _id: 6, geo: { covered: [false, true] } },
+      { _id: 7, geo: { covered: 'true' } },
+    ]);
+    const found = await flags
+      .find({ 'geo.covered': { $ne: true } })
+      .sort({ _id: 1 })
+      .toArray();
+    expect(idsOf(found)).toEqual([2, 3, 4, 7]);
+  });
+
   it('equality with an array value matches the whole array exactly, in order', async () => {
     expect(await ids({ tags: ['food', 'free'] })).toEqual([2]);
     expect(await ids({ tags: ['free', 'food'] })).toEqual([]);
