@@ -408,14 +408,14 @@ async function writeBatch(
     : (new Map() as Skipped);
   // Of those found unchanged by the database, before any is applied after all (below).
   const skippedShare = skipped.size / entries.length;
+  const checks = new Map(checked);
   const validated = new Map<BatchEntry, BatchItem | undefined>();
   const validate = async (applying: BatchEntry[]) => {
     const unvalidated = applying.filter((entry) => !validated.has(entry));
-    const unchecked = unvalidated.filter((entry) => !checked?.has(entry));
-    const checkedNow = await checkedEntries(validation, unchecked, type);
+    const unchecked = unvalidated.filter((entry) => !checks.has(entry));
+    for (const [entry, check] of await checkedEntries(validation, unchecked, type)) checks.set(entry, check);
     // Reported here, for the records that apply, in their order.
-    for (const entry of unvalidated)
-      validated.set(entry, reportedItem((checked?.get(entry) ?? checkedNow.get(entry))!, report));
+    for (const entry of unvalidated) validated.set(entry, reportedItem(checks.get(entry)!, report));
   };
   const applied = ({ fingerprint }: BatchEntry) => fingerprint === undefined || !skipped.has(fingerprint);
   let items: BatchItem[];

@@ -3,9 +3,10 @@ import { queryCandidates, valuesAtPath } from './field-values.ts';
 import { compileGeoPredicate, type GeoOperator } from './geo-predicates.ts';
 
 /**
- * Builds the mingo query operator for $geoWithin or $geoIntersects. The argument is validated once, when
- * mingo compiles the query; a document matches when any geometry at the path does (MongoDB's array
- * traversal), and values that are not geometries simply do not match.
+ * The test of $geoWithin or $geoIntersects on a field, for the query engine's operator (below) and for
+ * filters tested without it (query/filter.ts). The argument is validated once, when the test is made; a
+ * document matches when any geometry at the path does (MongoDB's array traversal), and values that are
+ * not geometries simply do not match.
  */
 export function geoFieldTest(
   operator: GeoOperator,
@@ -16,6 +17,7 @@ export function geoFieldTest(
   return (doc) => valuesAtPath(doc, selector).some((value) => queryCandidates(value).some(predicate));
 }
 
+/** The query engine's operator for $geoWithin or $geoIntersects (its signature: the options unused). */
 const geoQueryOperator =
   (operator: GeoOperator) =>
   (selector: string, argument: unknown, _options: Options): ((doc: AnyObject) => boolean) =>

@@ -42,27 +42,30 @@ function mingoPredicate(filter: Document, options: Partial<Options>): DocumentPr
  * test: string equality, `$in` of strings, `$ne` of a string or a boolean, `$geoIntersects` and
  * `$geoWithin`, on any path (`{id}`, `{_deps: {$in}}`, `{'_geo.covered': {$ne: true}}`), and `$or` and
  * `$and` of clauses, each tested directly where it can be, by mingo alone otherwise (a proximity search's
- * `$or` of listed postcodes, no coverage and areas holding its point). As in MongoDB, a path reaches through arrays, and an array matches when any element
- * does. Undefined for anything else, which goes to mingo whole.
+ * `$or` of listed postcodes, no coverage and areas holding its point). As in MongoDB, a path reaches
+ * through arrays, and an array matches when any element does. Undefined for anything else, which goes to
+ * mingo whole (its fields are looked at before any clause is compiled).
  */
 function directPredicate(filter: Document, options: Partial<Options>): DocumentPredicate | undefined {
   const tests: DocumentPredicate[] = [];
+  const logical: [string, Document[]][] = [];
   for (const [field, condition] of Object.entries(filter)) {
-    if (field === '$or' || field === '$and') {
-      const clauses = (condition as Document[]).map(
-        (clause) => directPredicate(clause, options) ?? mingoPredicate(clause, options),
-      );
-      tests.push(
-        field === '$or'
-          ? (doc) => clauses.some((matches) => matches(doc))
-          : (doc) => clauses.every((matches) => matches(doc)),
-      );
-      continue;
+    if (field === '$or' || field === '$and') logical.push([field, condition as Document[]]);
+    else {
+      const test = field.startsWith('$') ? undefined : directFieldTest(field, condition);
+      if (!test) return undefined;
+      tests.push(test);
     }
-    if (field.startsWith('$')) return undefined;
-    const test = directFieldTest(field, condition);
-    if (!test) return undefined;
-    tests.push(test);
+  }
+  for (const [operator, clauses] of logical) {
+    const matchers = clauses.map(
+      (clause) => directPredicate(clause, options) ?? mingoPredicate(clause, options),
+    );
+    tests.push(
+      operator === '$or'
+        ? (doc) => matchers.some((matches) => matches(doc))
+        : (doc) => matchers.every((matches) => matches(doc)),
+    );
   }
   return tests.length === 1 ? tests[0] : (doc) => tests.every((matches) => matches(doc));
 }
