@@ -146,12 +146,38 @@ function writeEntryPerRecord(env: RootDatabase, entry: Document): void {
   });
 }
 
+/**
+ * Compresses the collection's documents (and the fields kept apart from them) again as formats 3 to 5 did:
+ * with lmdb-js's default dictionary.
+ */
+function compressWithDictionary(env: RootDatabase, entry: Document): void {
+  const tables = [entry.table as string, ...(entry.apart ? [`${entry.table}a`] : [])];
+  env.transactionSync(() => {
+    for (const name of tables) {
+      const now = env.openDB<Buffer, number>({
+        name,
+        encoding: 'binary',
+        compression: { threshold: 200, dictionary: Buffer.alloc(0) },
+      });
+      const stored = [...now.getRange()].map(({ key, value }) => [key, Buffer.from(value)] as const);
+      now.dropSync();
+      const earlier = env.openDB<Buffer, number>({
+        name,
+        encoding: 'binary',
+        compression: { threshold: 200 },
+      });
+      for (const [key, value] of stored) earlier.putSync(key, value);
+    }
+  });
+}
+
 /** Rewrites a stopped stand-in's data directory as format 4 wrote it; the collection's catalog entry. */
 async function asFormat4(dataDir: string, collectionKey: string): Promise<Document> {
   const env = open({ path: dataDir, maxDbs: 10_000 });
   const catalog = env.openDB({ name: 'catalog', encoding: 'binary' });
   const entry = BSON.deserialize(catalog.getBinary(collectionKey)!);
   writeEntryPerRecord(env, entry);
+  compressWithDictionary(env, entry);
   const meta = BSON.deserialize(catalog.getBinary('\u0000meta')!);
   catalog.putSync('\u0000meta', Buffer.from(BSON.serialize({ ...meta, format: 4 })));
   await env.close();
@@ -183,7 +209,7 @@ describe('a data directory', () => {
     );
   });
 
-  it('written by format 3 (documents always whole) is read as it is, its indexes rewritten, and marked 5 so that earlier stand-ins refuse it', async () => {
+  it('written by format 3 (documents always whole) is read as it is, its indexes rewritten, and marked 6 so that earlier stand-ins refuse it', async () => {
     const dataDir = await makeDataDir();
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
     let harness = await startHarness(dataDir);
@@ -221,7 +247,7 @@ describe('a data directory', () => {
     const marked = BSON.deserialize(
       reopened.openDB({ name: 'catalog', encoding: 'binary' }).getBinary('\u0000meta')!,
     );
-    expect(marked.format).toBe(5);
+    expect(marked.format).toBe(6);
     await reopened.close();
   });
 
@@ -288,7 +314,7 @@ describe('a data directory', () => {
     }
     const reopened = open({ path: dataDir, maxDbs: 10_000 });
     const again = reopened.openDB({ name: 'catalog', encoding: 'binary' });
-    expect(BSON.deserialize(again.getBinary('\u0000meta')!).format).toBe(5);
+    expect(BSON.deserialize(again.getBinary('\u0000meta')!).format).toBe(6);
     // Each index in a table of its own again, the earlier tables gone, and the counter past every name.
     const rewritten = BSON.deserialize(again.getBinary('old\u0000docs')!);
     const tables = new Set([...reopened.getKeys()].map(String));
@@ -343,6 +369,70 @@ describe('a data directory', () => {
     } finally {
       await harness.stop();
     }
+  });
+
+  it('written by format 5 (documents compressed with a dictionary) has its documents rewritten, which read and write as before', async () => {
+    const dataDir = await makeDataDir();
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    // Small (stored as they are), compressed, and with a large field kept apart; in two collections.
+    const served = (i: number) =>
+      JSON.stringify({ id: i, words: Array.from({ length: 900 }, (_, j) => `w${j % 31}`) });
+    const docs = Array.from({ length: 300 }, (_, i) => ({
+      _id: i,
+      code: `c${i}`,
+      text: 'food shelter '.repeat(i % 3 === 0 ? 1 : 40),
+      ...(i % 10 === 0 ? { _json: served(i) } : {}),
+    }));
+    let harness = await startHarness(dataDir);
+    const collection = (name: string) => harness.client.db('old').collection<(typeof docs)[number]>(name);
+    await collection('docs').createIndex({ code: 1 }, { unique: true });
+    await collection('docs').insertMany(docs);
+    await collection('more').insertMany(docs.slice(0, 20));
+    await harness.stop();
+    let env = open({ path: dataDir, maxDbs: 10_000 });
+    let catalog = env.openDB({ name: 'catalog', encoding: 'binary' });
+    const entries = ['old\u0000docs', 'old\u0000more'].map((key) =>
+      BSON.deserialize(catalog.getBinary(key)!),
+    );
+    expect(entries[0]!.apart).toBe(true);
+    for (const entry of entries) compressWithDictionary(env, entry);
+    const meta = BSON.deserialize(catalog.getBinary('\u0000meta')!);
+    catalog.putSync('\u0000meta', Buffer.from(BSON.serialize({ ...meta, format: 5 })));
+    await env.close();
+
+    harness = await startHarness(dataDir);
+    try {
+      const sorted = { sort: { _id: 1 as const } };
+      expect(await collection('docs').find({}, sorted).toArray()).toEqual(docs);
+      expect(await collection('more').find({}, sorted).toArray()).toEqual(docs.slice(0, 20));
+      expect(
+        await collection('docs').findOne({ code: 'c290' }, { projection: { _id: 0, _json: 1 } }),
+      ).toEqual({
+        _json: served(290),
+      });
+      await expect(collection('docs').insertOne({ _id: -1, code: 'c5', text: '' })).rejects.toMatchObject({
+        code: 11000,
+      });
+      await collection('docs').updateOne({ _id: 10 }, { $set: { text: 'changed' } });
+      await collection('docs').insertOne({ _id: 1000, code: 'new', text: 'word '.repeat(100) });
+      expect(await collection('docs').findOne({ _id: 10 })).toEqual({ ...docs[10], text: 'changed' });
+      expect(await collection('docs').countDocuments()).toBe(301);
+    } finally {
+      await harness.stop();
+    }
+    env = open({ path: dataDir, maxDbs: 10_000 });
+    catalog = env.openDB({ name: 'catalog', encoding: 'binary' });
+    expect(BSON.deserialize(catalog.getBinary('\u0000meta')!).format).toBe(6);
+    // Each collection's documents in new tables, the old ones gone.
+    const tables = new Set([...env.getKeys()].map(String));
+    for (const [i, key] of ['old\u0000docs', 'old\u0000more'].entries()) {
+      const { table } = BSON.deserialize(catalog.getBinary(key)!);
+      expect(table).not.toBe(entries[i]!.table);
+      expect(tables.has(table)).toBe(true);
+      expect(tables.has(entries[i]!.table)).toBe(false);
+    }
+    expect(tables.has(`${entries[0]!.table}a`)).toBe(false);
+    await env.close();
   });
 
   it('written by a later format of the storage is refused, and left as it was', async () => {
