@@ -49,9 +49,7 @@ function visit(
   const id = value.id as string;
   const row: Row = { _id: id, id };
   const nested = nestedFields[entity];
-  for (const [key, field] of Object.entries(value)) {
-    if (!nested.has(key)) row[key] = field;
-  }
+  for (const key in value) if (!nested.has(key)) row[key] = value[key];
   Object.assign(row, linkFields);
   out.rows.push({ entity, row, mode });
   nestRelations(entity, value, row, true, out);
@@ -111,9 +109,7 @@ function nestRelations(
 function owned(relation: Extract<Relation, { kind: 'many' }>, value: Json, out: Decomposition): Json {
   const nested = nestedFields[relation.entity];
   const stored: Json = {};
-  for (const [key, field] of Object.entries(value)) {
-    if (!nested.has(key) && key !== relation.foreignKey) stored[key] = field;
-  }
+  for (const key in value) if (!nested.has(key) && key !== relation.foreignKey) stored[key] = value[key];
   nestRelations(relation.entity, value, stored, false, out);
   return stored;
 }

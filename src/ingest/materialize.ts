@@ -228,7 +228,8 @@ async function rebuild(
     const content = root === 'service' ? contentFields : document;
     // A pairing's own part; its service, stored apart, counts in its hash: a change there changes it too.
     const contentJson = JSON.stringify(root === 'service_at_location' ? withoutService(content) : content);
-    const hash = documentHash(serviceAlone === undefined ? contentJson : contentJson + serviceAlone);
+    const hash =
+      serviceAlone === undefined ? documentHash(contentJson) : documentHash(contentJson, serviceAlone);
     // The publisher's last_modified, when the imported data gives one for the service: kept as given, even
     // when it is all that changed. A refresh that finds the document gone makes it as its first import did.
     const given =

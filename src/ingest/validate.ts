@@ -115,12 +115,18 @@ interface Shape {
   reservedNames: boolean;
 }
 
-/** One pass over every value of a record, without recursion (a record may be nested arbitrarily deep). */
+/**
+ * One pass over every value of a record, without recursion (a record may be nested arbitrarily deep). Its
+ * values and their depths on two stacks, an object's names read with `for…in` (a parsed record's objects
+ * are plain): no pair or array allocated per value, which every record's check would otherwise pay for.
+ */
 function shapeOf(value: unknown): Shape {
   const shape: Shape = { holdsNull: false, reservedNames: false };
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [item, depth] = stack.pop()!;
+  const values: unknown[] = [value];
+  const depths: number[] = [1];
+  while (values.length > 0) {
+    const item = values.pop();
+    const depth = depths.pop()!;
     if (item === null) shape.holdsNull = true;
     else if (typeof item === 'number' && !Number.isFinite(item)) {
       return { ...shape, problem: 'a number in the record is too large to keep (beyond ±1.8e308)' };
@@ -129,11 +135,18 @@ function shapeOf(value: unknown): Shape {
         const problem = `a record must not be nested more than ${MAX_NESTING} levels deep (objects and arrays)`;
         return { ...shape, problem };
       }
-      if (Array.isArray(item)) for (const member of item) stack.push([member, depth + 1]);
-      else {
-        for (const [key, member] of Object.entries(item)) {
+      if (Array.isArray(item)) {
+        for (const member of item) {
+          values.push(member);
+          depths.push(depth + 1);
+        }
+      } else {
+        const object = item as Record<string, unknown>;
+        for (const key in object) {
+          const member = object[key];
           if (member !== null && RESERVED_NAME.test(key)) shape.reservedNames = true;
-          stack.push([member, depth + 1]);
+          values.push(member);
+          depths.push(depth + 1);
         }
       }
     }
