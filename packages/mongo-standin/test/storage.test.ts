@@ -8,7 +8,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, statfs, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BSON, MongoServerError, type Document } from 'mongodb';
@@ -89,6 +89,60 @@ describe('a full disk', () => {
         ).map((d) => d._id);
         expect(ids).toEqual([...acknowledged, 1000]);
         expect((await docs.findOne({ _id: 0 }))?.text).toBe('updated after');
+      } finally {
+        await harness.stop();
+      }
+    },
+    60_000,
+  );
+});
+
+const upgradeTmpfs = await mountTmpfs('32m');
+
+describe('an upgrade of the storage format', () => {
+  it.skipIf('refused' in upgradeTmpfs)(
+    'that the disk has no room for is refused before it starts, saying how much to free, and runs once space is freed',
+    async () => {
+      const mount = (upgradeTmpfs as { dir: string }).dir;
+      const dataDir = join(mount, 'data');
+      // Random, so that compression cannot make it small: ~6 MB stored.
+      const docs = Array.from({ length: 40 }, (_, i) => ({
+        _id: i,
+        text: randomBytes(110_000).toString('base64'),
+      }));
+      let harness = await startHarness(dataDir);
+      const collection = () => harness.client.db('old').collection<(typeof docs)[number]>('docs');
+      await collection().insertMany(docs);
+      await harness.stop();
+      let env = open({ path: dataDir, maxDbs: 10_000 });
+      let catalog = env.openDB({ name: 'catalog', encoding: 'binary' });
+      const entry = BSON.deserialize(catalog.getBinary('old\u0000docs')!);
+      compressWithDictionary(env, entry);
+      const meta = BSON.deserialize(catalog.getBinary('\u0000meta')!);
+      catalog.putSync('\u0000meta', Buffer.from(BSON.serialize({ ...meta, format: 5 })));
+      await env.close();
+      // The disk left with ~3 MiB free, less than a copy of the documents.
+      const filler = join(mount, 'filler');
+      const { bavail, bsize } = await statfs(mount);
+      await writeFile(filler, Buffer.alloc(bavail * bsize - 3 * 1024 * 1024));
+
+      await expect(startStandin({ port: 0, dataDir })).rejects.toThrow(
+        /earlier format 5, which this version upgrades once by copying its tables \(\d+ MiB\): that needs \d+ MiB free on its disk, which has [23] MiB; free some space and start again \(nothing was changed\)/,
+      );
+      env = open({ path: dataDir, maxDbs: 10_000 });
+      catalog = env.openDB({ name: 'catalog', encoding: 'binary' });
+      expect(BSON.deserialize(catalog.getBinary('\u0000meta')!).format).toBe(5);
+      expect(BSON.deserialize(catalog.getBinary('old\u0000docs')!)).toEqual(entry);
+      await env.close();
+
+      await rm(filler);
+      harness = await startHarness(dataDir);
+      try {
+        expect(
+          await collection()
+            .find({}, { sort: { _id: 1 } })
+            .toArray(),
+        ).toEqual(docs);
       } finally {
         await harness.stop();
       }

@@ -123,6 +123,7 @@ export class Storage {
     const format = meta.format as number;
     if (stored === undefined || DICTIONARY_FORMATS.includes(format)) {
       try {
+        if (stored !== undefined) storage.checkRoomToRewrite(format);
         storage.write(() => {
           if (ENTRY_PER_RECORD_FORMATS.includes(format)) storage.rewriteIndexes();
           if (stored !== undefined) storage.rewriteDocuments();
@@ -163,6 +164,28 @@ export class Storage {
       }
       this.putCollection(entry);
     }
+  }
+
+  /**
+   * Refuses an upgrade the data directory's disk has no room for, before it starts: its copies are written
+   * beside the tables they replace until it commits, and LMDB writing a large transaction's pages out onto
+   * a full disk can abort the process, which would then fail the same way at every start.
+   */
+  private checkRoomToRewrite(format: number): void {
+    const tables = this.collections().flatMap((entry) => [
+      entry.table,
+      ...(entry.apart ? [apartTableOf(entry.table)] : []),
+      ...(ENTRY_PER_RECORD_FORMATS.includes(format) ? entry.indexes.flatMap(({ table }) => table ?? []) : []),
+    ]);
+    const copied = tables.reduce((sum, name) => sum + tableBytes(this.tableStats(name)), 0);
+    // The copies compress as the originals did, within a few percent; and a margin for the rest.
+    const needed = Math.ceil(copied * 1.1) + FULL_DISK_BYTES;
+    const free = this.freeBytes();
+    if (free >= needed) return;
+    const mib = (bytes: number) => Math.ceil(bytes / 2 ** 20);
+    throw new UnreadableDataDir(
+      `${this.dataDir} holds data in the stand-in's earlier format ${format}, which this version upgrades once by copying its tables (${mib(copied)} MiB): that needs ${mib(needed)} MiB free on its disk, which has ${mib(free)} MiB; free some space and start again (nothing was changed)`,
+    );
   }
 
   /**
