@@ -9,6 +9,7 @@ import type { CollectionResolver, Options } from 'mingo/types';
 import { geoQueryOperators } from '../geo/index.ts';
 import { comparisonOperators } from './comparison-operators.ts';
 import { $count } from './count-stage.ts';
+import { $facet } from './facet-stage.ts';
 import { $lookup } from './lookup-stage.ts';
 import { roundingOperators } from './round-operators.ts';
 import { $sort } from './sort.ts';
@@ -24,13 +25,21 @@ export const UNSUPPORTED_STAGES = new Set(['$out', '$merge', '$geoNear']);
 
 type Operators = NonNullable<Parameters<typeof Context.init>[0]>;
 
-const pipeline: Record<string, unknown> = { ...pipelineOperators, $sort, $count, $lookup, $unwind, $project };
+const pipeline: Record<string, unknown> = {
+  ...pipelineOperators,
+  $sort,
+  $count,
+  $facet,
+  $lookup,
+  $unwind,
+  $project,
+};
 for (const name of UNSUPPORTED_STAGES) delete pipeline[name];
 
 /**
  * All of mingo's operators, with the stand-in's own where mingo departs from MongoDB (BSON-aware
  * comparison, $type, sort, $count, $lookup, $unwind's index, $round/$trunc, a top-level inclusion's field
- * order) and the geo operators swapped in.
+ * order, `$facet`'s copies) and the geo operators swapped in.
  */
 const context = Context.init({
   accumulator: accumulatorOperators,

@@ -342,6 +342,49 @@ describe('$facet', () => {
     ]);
   });
 
+  it('gives each facet the input as it came: one that changes or reorders documents leaves the others theirs', async () => {
+    const out = await run(services, [
+      { $match: { status: 'active' } },
+      {
+        $facet: {
+          renamed: [{ $set: { name: 'x', 'extra.n': 1 } }, { $project: { _id: 1, name: 1, extra: 1 } }],
+          byCapacity: [{ $sort: { capacity: -1 } }, { $project: { _id: 1 } }],
+          asGiven: [{ $limit: 10 }],
+          total: [{ $count: 'count' }],
+        },
+      },
+    ]);
+    const active = serviceDocs.filter((doc) => doc.status === 'active');
+    expect(out).toEqual([
+      {
+        renamed: active.map(({ _id }) => ({ _id, name: 'x', extra: { n: 1 } })),
+        byCapacity: [{ _id: 's2' }, { _id: 's5' }, { _id: 's1' }, { _id: 's4' }],
+        asGiven: active,
+        total: [{ count: 4 }],
+      },
+    ]);
+    expect(await services.find({ status: 'active' }).toArray()).toEqual(active);
+  });
+
+  it('gives each facet its own copy of nested values: setting a field inside one changes no other facet', async () => {
+    const out = await run(organizations, [
+      { $sort: { _id: 1 } },
+      {
+        $facet: {
+          moved: [{ $set: { 'address.city': 'Moved' } }, { $project: { _id: 0, address: 1 } }],
+          asGiven: [{ $project: { _id: 0, address: 1 } }],
+        },
+      },
+    ]);
+    expect(out[0]!.moved.map((doc: Document) => doc.address.city)).toEqual(['Moved', 'Moved', 'Moved']);
+    expect(out[0]!.asGiven.map((doc: Document) => doc.address.city)).toEqual([
+      'Chicago',
+      'Evanston',
+      'Skokie',
+    ]);
+    expect((await organizations.findOne({ _id: 'o1' }))!.address.city).toBe('Chicago');
+  });
+
   it('on an empty match returns empty arrays for every facet', async () => {
     const out = await run(services, [
       { $match: { status: 'none' } },
