@@ -42,6 +42,11 @@ const QUICK_RESTART_WINDOW_MS = 60_000;
 const MAX_START_DELAY_MS = 30_000;
 /** How long the stand-in's process may take to listen: it opens its data directory first. */
 const STANDIN_START_TIMEOUT_MS = 60_000;
+/**
+ * How long it may take instead once it says it is upgrading its storage format (`standin upgrading …`): it
+ * copies its tables first, in one transaction (~90 MB/s on our 2-core machines), which a kill would undo.
+ */
+const STANDIN_UPGRADE_TIMEOUT_MS = 60 * 60_000;
 /** How long the stand-in's process may take to stop on SIGTERM (it closes its data files) before a SIGKILL. */
 const STANDIN_STOP_TIMEOUT_MS = 10_000;
 /** The stand-in's last lines of output kept for an error that says why it could not start. */
@@ -323,7 +328,9 @@ async function startStandinProcess(
   const output = forwardLog(child.stderr!, logger.child({ component: 'standin' }));
   let uri: string;
   try {
-    uri = await listeningUri(child, exited, output);
+    uri = await listeningUri(child, exited, output, (upgrade) =>
+      logger.warn({ dbPath, upgrade }, 'embedded database: upgrading its storage format before it starts'),
+    );
   } catch (error) {
     child.kill('SIGKILL');
     throw error;
@@ -353,21 +360,36 @@ async function startStandinProcess(
 /**
  * The URI the stand-in prints once it listens; its failure if it stops first or takes too long: the error
  * it logged when it has a code (a data directory in use, a port taken: what a command prints in one
- * line), else its last lines of output (a crash before it could log).
+ * line), else its last lines of output (a crash before it could log). An upgrade of its storage it says
+ * it is making (`upgrading`, told what it said) is given STANDIN_UPGRADE_TIMEOUT_MS.
  */
-function listeningUri(child: ChildProcess, exited: Promise<Exit>, output: StandinOutput): Promise<string> {
+function listeningUri(
+  child: ChildProcess,
+  exited: Promise<Exit>,
+  output: StandinOutput,
+  upgrading: (upgrade: string) => void,
+): Promise<string> {
   return new Promise((resolve, reject) => {
     let listening = false;
-    const timer = setTimeout(
-      () =>
-        reject(
-          new StandinStartFailed(
-            `the MongoDB stand-in did not listen within ${STANDIN_START_TIMEOUT_MS / 1000} s:\n${output.recent()}`,
+    const timeOut = (ms: number) =>
+      setTimeout(
+        () =>
+          reject(
+            new StandinStartFailed(
+              `the MongoDB stand-in did not listen within ${ms / 1000} s:\n${output.recent()}`,
+            ),
           ),
-        ),
-      STANDIN_START_TIMEOUT_MS,
-    );
+        ms,
+      );
+    let timer = timeOut(STANDIN_START_TIMEOUT_MS);
     createInterface({ input: child.stdout! }).on('line', (line) => {
+      const upgrade = /^standin upgrading (.+)$/.exec(line)?.[1];
+      if (upgrade !== undefined && !listening) {
+        clearTimeout(timer);
+        timer = timeOut(STANDIN_UPGRADE_TIMEOUT_MS);
+        upgrading(upgrade);
+        return;
+      }
       const uri = /^standin listening on (\S+)$/.exec(line)?.[1];
       if (uri === undefined || listening) return;
       listening = true;

@@ -8,7 +8,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { MongoClient } from 'mongodb';
+import { open } from 'lmdb';
+import { BSON, MongoClient } from 'mongodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/free-port.ts';
 import { importLines } from '../support/import.ts';
@@ -181,6 +182,29 @@ describe.skipIf(Boolean(process.env.MONGODB_URI))('the embedded stand-in, a proc
     // Its lock is gone: it closed its data directory before exiting (it stops listening first), and
     // nothing holds it.
     expect(existsSync(path.join(server.dataDir, 'standin', 'standin.lock'))).toBe(false);
+  });
+
+  it('waits for the stand-in to upgrade its storage format, saying so in its log', async () => {
+    const first = await startServer('upgraded');
+    first.process.child.kill('SIGTERM');
+    expect(await first.process.exited).toBe(0);
+    // As an earlier release left it: the catalog says format 5 (its tables hold no documents to copy).
+    const env = open({ path: path.join(first.dataDir, 'standin'), maxDbs: 10_000 });
+    const catalog = env.openDB({ name: 'catalog', encoding: 'binary' });
+    const meta = BSON.deserialize(catalog.getBinary('\u0000meta')!);
+    catalog.putSync('\u0000meta', Buffer.from(BSON.serialize({ ...meta, format: 5 })));
+    await env.close();
+
+    const second = await startServer('upgraded');
+    expect(
+      logLines(second.process, 'embedded database: upgrading its storage format before it starts'),
+    ).toEqual([
+      expect.objectContaining({ upgrade: expect.stringMatching(/ from format 5 to 6: copying \d+ MiB$/) }),
+    ]);
+    expect(logLines(second.process, 'upgrading the storage format: copying tables')).toEqual([
+      expect.objectContaining({ component: 'standin', from: 5, to: 6 }),
+    ]);
+    expect((await fetch(`${second.url}/services`)).status).toBe(200);
   });
 
   it('refuses a data directory another server runs, in one line naming the process that holds it', async () => {

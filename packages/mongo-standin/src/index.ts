@@ -4,3 +4,4 @@
  */
 export { startStandin, type StandinOptions, type StandinServer } from './server.ts';
 export { DataDirInUse } from './storage/data-dir-lock.ts';
+export type { StorageUpgrade } from './storage/storage.ts';

@@ -6,7 +6,8 @@ import { startStandin, type StandinServer } from './server.ts';
  * `mongo-standin --port 27018 --dbpath .data/standin [--host 127.0.0.1] [--exit-with-parent]`
  * (`npm start -w mongo-standin -- …`). Prints `standin listening on <uri>` once it accepts connections; logs
  * (pino JSON) to standard error, a failure to start as one `fatal` line whose `err` has the error's `code`
- * (ERR_DATA_DIR_IN_USE, EADDRINUSE), for a parent process to tell the operator.
+ * (ERR_DATA_DIR_IN_USE, EADDRINUSE), for a parent process to tell the operator. Before an upgrade of the
+ * data directory's storage format (tables copied, in one transaction) it prints `standin upgrading …`.
  *
  * `--exit-with-parent`: standard input is a pipe from the process that started it, which nothing writes to;
  * it closes when that process goes away, even killed outright, and the stand-in then stops, letting go of
@@ -32,6 +33,11 @@ try {
     port: Number(values.port),
     dataDir: values.dbpath,
     logger,
+    // For a parent waiting for it to listen: an upgrade of its storage takes longer than a start.
+    onUpgrade: ({ from, to, bytes }) =>
+      process.stdout.write(
+        `standin upgrading ${values.dbpath} from format ${from} to ${to}: copying ${Math.ceil(bytes / 2 ** 20)} MiB\n`,
+      ),
   });
 } catch (error) {
   logger.fatal({ err: error }, 'could not start');

@@ -7,6 +7,7 @@ import { CursorRegistry } from './cursors.ts';
 import { dispatchCommand } from './dispatcher.ts';
 import { Engine } from './engine/engine.ts';
 import { locationError } from './errors.ts';
+import type { StorageUpgrade } from './storage/storage.ts';
 import { SerialQueue } from './serial-queue.ts';
 import { FrameSplitter } from './wire/frame-splitter.ts';
 import { encodeOpMsgReply, encodeOpReply, parseMessage, type ClientMessage } from './wire/messages.ts';
@@ -17,6 +18,8 @@ export interface StandinOptions {
   port: number;
   dataDir: string;
   logger?: Logger;
+  /** Told of an upgrade of the data directory's storage format before it runs (it copies tables). */
+  onUpgrade?: (upgrade: StorageUpgrade) => void;
 }
 
 export interface StandinServer {
@@ -34,7 +37,13 @@ const LEGACY_HANDSHAKES = new Set(['hello', 'isMaster', 'ismaster']);
 /** Starts a MongoDB wire protocol server over the data in `dataDir`. */
 export async function startStandin(options: StandinOptions): Promise<StandinServer> {
   const logger = options.logger ?? pino({ level: 'silent' });
-  const engine = await Engine.open({ dataDir: options.dataDir });
+  const engine = await Engine.open({
+    dataDir: options.dataDir,
+    onUpgrade: (upgrade) => {
+      logger.info({ ...upgrade, dataDir: options.dataDir }, 'upgrading the storage format: copying tables');
+      options.onUpgrade?.(upgrade);
+    },
+  });
   const cursors = new CursorRegistry();
   const sockets = new Set<Socket>();
   const startedAt = Date.now();

@@ -1,11 +1,13 @@
 import { mkdir } from 'node:fs/promises';
 import { invalidNamespace } from '../errors.ts';
 import { lockDataDir } from '../storage/data-dir-lock.ts';
-import { Storage } from '../storage/storage.ts';
+import { Storage, type StorageUpgrade } from '../storage/storage.ts';
 import { Database } from './database.ts';
 
 export interface EngineOptions {
   dataDir: string;
+  /** Told of an upgrade of the data directory's storage format before it runs. */
+  onUpgrade?: (upgrade: StorageUpgrade) => void;
 }
 
 /** All databases under a data directory, in its one storage environment. */
@@ -28,7 +30,7 @@ export class Engine {
     const unlock = await lockDataDir(options.dataDir);
     let storage: Storage;
     try {
-      storage = await Storage.open(options.dataDir);
+      storage = await Storage.open(options.dataDir, options.onUpgrade);
     } catch (error) {
       await unlock();
       throw error;

@@ -7,10 +7,10 @@ import { cloneDocument, isPlainObject } from '../bson-values.ts';
 import { readsOnly } from './read-only-pipeline.ts';
 
 /**
- * `$facet`: each branch over the same input documents, copied only for a branch whose stages could change
- * them. mingo copies every document for every branch: a proximity search's page and total (`$count`, and
- * `$sort`, `$skip`, `$limit`, `$project`) copied each of its matches twice. A specification other than an
- * object of pipelines goes to mingo's, which refuses it as before.
+ * `$facet`: each branch over the same input documents, copied only where a branch could change them or
+ * pass them on beside another branch. mingo copies every document for every branch: a proximity search's
+ * page and total (`$sort`, `$skip`, `$limit`, `$project`, and `$count`) copied each of its matches twice. A
+ * specification other than an object of pipelines goes to mingo's `$facet`, as before.
  */
 export function $facet(collection: Iterator, expr: unknown, options: Options): Iterator {
   if (!isPlainObject(expr) || !Object.values(expr).every(Array.isArray))
@@ -18,10 +18,15 @@ export function $facet(collection: Iterator, expr: unknown, options: Options): I
   const branches = Object.entries(expr as Record<string, Document[]>);
   return collection.transform((docs: unknown[]) => {
     const result: Document = {};
+    // The documents themselves go to the read-only branches that only count them, and to one other: two
+    // branches passing the same objects on would share them in the output, where a later stage setting a
+    // field inside one would set it in both. Each branch gets an array of its own.
+    let passedOn = false;
     for (const [name, pipeline] of branches) {
-      // A branch's own array either way: a stage may reorder what it is given.
-      const input = readsOnly(pipeline) ? [...docs] : docs.map(cloneDocument);
-      result[name] = new Aggregator(pipeline, options).run(input);
+      const counts = pipeline.length > 0 && '$count' in pipeline[pipeline.length - 1]!;
+      const shared = readsOnly(pipeline) && (counts || !passedOn);
+      if (shared && !counts) passedOn = true;
+      result[name] = new Aggregator(pipeline, options).run(shared ? [...docs] : docs.map(cloneDocument));
     }
     return Lazy([result]);
   });

@@ -9,9 +9,9 @@ const READ_ONLY_STAGES = new Set(['$match', '$skip', '$limit', '$sort', '$count'
  * Whether a pipeline leaves its input documents and the values in them as they are, so they need no copy:
  * `countDocuments` (a `$match` and a `$group`) over many large documents would otherwise copy every one of
  * them to count them, and a page and total of a proximity search (a `$project` and a `$facet`) every
- * candidate kept from an earlier read (engine/kept-reads.ts). `$facet` copies its input for a branch that
- * is not read-only itself (facet-stage.ts); the stages after a top-level inclusion `$project` get
- * documents of its own.
+ * candidate kept from an earlier read (engine/kept-reads.ts). A `$facet` reads only when each of its
+ * branches does (it then gives them the documents themselves, facet-stage.ts); the stages after a top-level
+ * inclusion `$project` get documents of its own.
  */
 export const readsOnly = (pipeline: readonly Document[]): boolean =>
   pipeline.every((stage) =>

@@ -83,6 +83,13 @@ const DICTIONARY_COMPRESSION = { threshold: 200 };
 /** Files of the stand-in's earlier storage (a snapshot and journal per database), which this one does not read. */
 const EARLIER_FORMAT = /\.(journal|snapshot)$/;
 
+/** An upgrade of a data directory's format, about to run: the formats, and the bytes of the tables it copies. */
+export interface StorageUpgrade {
+  from: number;
+  to: number;
+  bytes: number;
+}
+
 /** A data directory written in a format this version does not read. */
 export class UnreadableDataDir extends Error {
   override name = 'UnreadableDataDir';
@@ -109,7 +116,8 @@ export class Storage {
     this.catalog = env.openDB({ name: CATALOG, encoding: 'binary' });
   }
 
-  static async open(dataDir: string): Promise<Storage> {
+  /** `onUpgrade` is told of an upgrade of the format before it starts (it copies tables: it takes a while). */
+  static async open(dataDir: string, onUpgrade?: (upgrade: StorageUpgrade) => void): Promise<Storage> {
     const earlier = (await readdir(dataDir)).filter((file) => EARLIER_FORMAT.test(file));
     if (earlier.length > 0)
       throw new UnreadableDataDir(
@@ -123,7 +131,8 @@ export class Storage {
     const format = meta.format as number;
     if (stored === undefined || DICTIONARY_FORMATS.includes(format)) {
       try {
-        if (stored !== undefined) storage.checkRoomToRewrite(format);
+        if (stored !== undefined)
+          onUpgrade?.({ from: format, to: FORMAT, bytes: storage.checkRoomToRewrite(format) });
         storage.write(() => {
           if (ENTRY_PER_RECORD_FORMATS.includes(format)) storage.rewriteIndexes();
           if (stored !== undefined) storage.rewriteDocuments();
@@ -169,19 +178,29 @@ export class Storage {
   /**
    * Refuses an upgrade the data directory's disk has no room for, before it starts: its copies are written
    * beside the tables they replace until it commits, and LMDB writing a large transaction's pages out onto
-   * a full disk can abort the process, which would then fail the same way at every start.
+   * a full disk can abort the process, which would then fail the same way at every start. Gives the bytes
+   * of the tables it copies.
    */
-  private checkRoomToRewrite(format: number): void {
-    const tables = this.collections().flatMap((entry) => [
+  private checkRoomToRewrite(format: number): number {
+    const entries = this.collections();
+    const documentTables = entries.flatMap((entry) => [
       entry.table,
       ...(entry.apart ? [apartTableOf(entry.table)] : []),
-      ...(ENTRY_PER_RECORD_FORMATS.includes(format) ? entry.indexes.flatMap(({ table }) => table ?? []) : []),
     ]);
-    const copied = tables.reduce((sum, name) => sum + tableBytes(this.tableStats(name)), 0);
+    const indexTables = ENTRY_PER_RECORD_FORMATS.includes(format)
+      ? entries.flatMap((entry) => entry.indexes.flatMap(({ table }) => table ?? []))
+      : [];
+    // An index table opened with binary keys, as `rewriteIndexes` opens it: lmdb-js's default key type
+    // would give it its own key comparison for good, which misorders binary keys starting with a zero byte.
+    const indexBytes = (name: string) =>
+      tableBytes(this.env.openDB({ name, keyEncoding: 'binary' }).getStats() as TableStats);
+    const copied =
+      documentTables.reduce((sum, name) => sum + tableBytes(this.tableStats(name)), 0) +
+      indexTables.reduce((sum, name) => sum + indexBytes(name), 0);
     // The copies compress as the originals did, within a few percent; and a margin for the rest.
     const needed = Math.ceil(copied * 1.1) + FULL_DISK_BYTES;
     const free = this.freeBytes();
-    if (free >= needed) return;
+    if (free >= needed) return copied;
     const mib = (bytes: number) => Math.ceil(bytes / 2 ** 20);
     throw new UnreadableDataDir(
       `${this.dataDir} holds data in the stand-in's earlier format ${format}, which this version upgrades once by copying its tables (${mib(copied)} MiB): that needs ${mib(needed)} MiB free on its disk, which has ${mib(free)} MiB; free some space and start again (nothing was changed)`,

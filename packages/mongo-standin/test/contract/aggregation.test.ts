@@ -385,6 +385,18 @@ describe('$facet', () => {
     expect((await organizations.findOne({ _id: 'o1' }))!.address.city).toBe('Chicago');
   });
 
+  it('gives facets that pass documents on their own copies: a later stage setting a field in one leaves the other', async () => {
+    const out = await run(organizations, [
+      { $sort: { _id: 1 } },
+      { $facet: { first: [{ $limit: 1 }], again: [{ $limit: 1 }], total: [{ $count: 'n' }] } },
+      { $unwind: '$first' },
+      { $set: { 'first.address.city': 'Moved' } },
+    ]);
+    expect(out[0]!.first.address.city).toBe('Moved');
+    expect(out[0]!.again[0].address.city).toBe('Chicago');
+    expect(out[0]!.total).toEqual([{ n: 3 }]);
+  });
+
   it('on an empty match returns empty arrays for every facet', async () => {
     const out = await run(services, [
       { $match: { status: 'none' } },
