@@ -607,6 +607,21 @@ describe('importing a tabular-form package', () => {
     expect(report.rejections[0]).toMatchObject({ at: `${join(dir, 'services.csv')} row 1`, path: '$.id' });
   });
 
+  it('rejects a row with a column named __proto__ as a reserved field name, and loads the others', async () => {
+    const dir = await writePackage([resource('service', 'services.csv', serviceFields)], {
+      'services.csv': `id,name,status,__proto__\n${SERVICE_A},A,active,x\n${SERVICE_B},B,active,\n`,
+    });
+    const report = await importRecords(db, readTabularPackage(dir));
+    expect(report).toMatchObject({ inserted: 1, rejected: 1 });
+    expect(report.rejections).toEqual([
+      {
+        at: `${join(dir, 'services.csv')} row 1`,
+        path: '$.__proto__',
+        message: expect.stringMatching(/^field name "__proto__" is reserved/),
+      },
+    ]);
+  });
+
   const SERVICE = 'c0000000-0000-4000-8000-000000000004';
   const ORGANIZATION = 'c0000000-0000-4000-8000-000000000001';
   const LOCATION = 'c0000000-0000-4000-8000-000000000002';

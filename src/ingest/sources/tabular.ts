@@ -109,7 +109,15 @@ function rowValue(
     if (column === '' || text === undefined || missingValues.includes(text)) return;
     const cell = convertCell(text, fields.get(column));
     if ('error' in cell) problems.push(`column ${column}: ${JSON.stringify(text)} is ${cell.error}`);
-    else value[column] = cell.value;
+    // Defined, not assigned: a column named `__proto__` would set the row's prototype, or vanish, where
+    // it must be refused as the reserved field name it is (validate.ts).
+    else
+      Object.defineProperty(value, column, {
+        value: cell.value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
   });
   return problems.length > 0 ? { error: problems.join('; ') } : { value };
 }
