@@ -7,7 +7,7 @@ import type { RecordType } from './record-type.ts';
  * Checks a batch's records (parsing, validation, decomposition) in worker threads, so that an import uses
  * more than one core: meanwhile the import's own thread composes and writes the documents of the batches
  * before. Each worker takes a share of the batch; the answers come back in order, and are what checking in
- * the calling thread gives (`checkAll` in both).
+ * the calling thread gives (`checkEntry` for each record in both).
  *
  * The workers start with the first records to check (an import of records all given again unchanged checks
  * none), and those are checked in the calling thread while they start (~1 s). Records a worker cannot be

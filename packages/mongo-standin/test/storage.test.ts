@@ -15,6 +15,7 @@ import { BSON, MongoServerError, type Document } from 'mongodb';
 import { open, type RootDatabase } from 'lmdb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startStandin, type StorageUpgrade } from '../src/index.ts';
+import { Storage } from '../src/storage/storage.ts';
 import { makeDataDir, startHarness } from './support/harness.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -128,6 +129,8 @@ describe('an upgrade of the storage format', () => {
       const { bavail, bsize } = await statfs(mount);
       await writeFile(filler, Buffer.alloc(bavail * bsize - 3 * 1024 * 1024));
 
+      // Opened by the storage alone too (no one to tell of an upgrade), and by a stand-in.
+      await expect(Storage.open(dataDir)).rejects.toThrow(/free some space and start again/);
       await expect(startStandin({ port: 0, dataDir })).rejects.toThrow(
         /earlier format 5, which this version upgrades once by copying its tables \(\d+ MiB\): that needs \d+ MiB free on its disk, which has [23] MiB; free some space and start again \(nothing was changed\)/,
       );

@@ -131,8 +131,11 @@ export class Storage {
     const format = meta.format as number;
     if (stored === undefined || DICTIONARY_FORMATS.includes(format)) {
       try {
-        if (stored !== undefined)
-          onUpgrade?.({ from: format, to: FORMAT, bytes: storage.checkRoomToRewrite(format) });
+        // Checked whoever is told: `onUpgrade?.(…)` alone would skip its argument, and the check, without one.
+        if (stored !== undefined) {
+          const bytes = storage.checkRoomToRewrite(format);
+          onUpgrade?.({ from: format, to: FORMAT, bytes });
+        }
         storage.write(() => {
           if (ENTRY_PER_RECORD_FORMATS.includes(format)) storage.rewriteIndexes();
           if (stored !== undefined) storage.rewriteDocuments();
