@@ -8,6 +8,7 @@ import { failedToParse, locationError, toCommandError, typeMismatch } from '../e
 import { assertNoNearOperator } from '../geo/index.ts';
 import { geoNearInput } from './geo-near-input.ts';
 import { isKnownPipelineStage } from '../query/mingo-context.ts';
+import { facetBranches } from '../query/facet-stage.ts';
 import { readsOnly } from '../query/read-only-pipeline.ts';
 import { refuseProtoKeys } from '../query/proto-paths.ts';
 import { targetCollection, integerOption, type DatabaseCommand } from './command.ts';
@@ -19,16 +20,23 @@ function stageName(stage: unknown): string {
   return keys[0]!;
 }
 
-function validatePipeline(pipeline: unknown[]): void {
-  refuseProtoKeys(pipeline);
+/** Stages a `$facet` branch may not hold (FacetRequirement::kNotAllowed) among those the stand-in knows. */
+const NOT_IN_FACET = new Set(['$facet', '$geoNear']);
+
+/** Refuses what MongoDB refuses when it parses a pipeline, before it runs anything; `$facet`'s branches too. */
+function validatePipeline(pipeline: unknown[], inFacet = false): void {
+  if (!inFacet) refuseProtoKeys(pipeline);
   pipeline.forEach((stage, position) => {
     const name = stageName(stage);
-    if (name === '$geoNear' && position > 0)
+    if (name === '$geoNear' && position > 0 && !inFacet)
       throw locationError(40602, '$geoNear is only valid as the first stage in a pipeline');
     if (name !== '$geoNear' && !isKnownPipelineStage(name))
       throw locationError(40324, `Unrecognized pipeline stage name: '${name}'`);
     const spec = (stage as Document)[name];
     if (name === '$match' && isPlainObject(spec)) assertNoNearOperator(spec, '$match');
+    if (name === '$facet') for (const [, branch] of facetBranches(spec)) validatePipeline(branch, true);
+    if (inFacet && NOT_IN_FACET.has(name))
+      throw locationError(40600, `${name} is not allowed to be used within a $facet stage`);
   });
 }
 

@@ -397,6 +397,50 @@ describe('$facet', () => {
     expect(out[0]!.total).toEqual([{ n: 3 }]);
   });
 
+  it('refuses a malformed specification as MongoDB parses it, before reading anything', async () => {
+    const empty = fresh('facet-errors');
+    const refusal = async (facet: unknown) => {
+      const error = await serverError(run(empty, [{ $facet: facet }]));
+      return { code: error.code, message: error.message };
+    };
+    expect(await refusal({})).toEqual({
+      code: 40169,
+      message: 'the $facet specification must be a non-empty object, but found: $facet: {}',
+    });
+    expect(await refusal([])).toMatchObject({ code: 40169 });
+    expect(await refusal({ items: { $limit: 1 } })).toEqual({
+      code: 40170,
+      message: 'arguments to $facet must be arrays, items is type object',
+    });
+    expect(await refusal({ items: [{ $limit: 1 }, 2] })).toEqual({
+      code: 40171,
+      message:
+        'elements of arrays in $facet spec must be non-empty objects, items argument contained an element of type int: 1: 2',
+    });
+    const naming =
+      '$facet pipeline names must follow the naming rules of field path expressions. :: caused by :: ';
+    expect(await refusal({ 'a.b': [] })).toEqual({
+      code: 16412,
+      message: `${naming}FieldPath field names may not contain '.', given 'a.b'.`,
+    });
+    expect(await refusal({ $items: [] })).toMatchObject({ code: 16410 });
+    expect(await refusal({ '': [] })).toMatchObject({ code: 15998 });
+    expect(await refusal({ items: [{ $noSuchStage: {} }] })).toMatchObject({ code: 40324 });
+    expect(await refusal({ items: [{ $limit: 1, $skip: 1 }] })).toMatchObject({ code: 40323 });
+    expect(await refusal({ inner: [{ $facet: { items: [] } }] })).toEqual({
+      code: 40600,
+      message: '$facet is not allowed to be used within a $facet stage',
+    });
+    expect(await refusal({ near: [{ $geoNear: { near: [0, 0], distanceField: 'd' } }] })).toEqual({
+      code: 40600,
+      message: '$geoNear is not allowed to be used within a $facet stage',
+    });
+    // A branch may be empty, and named like a DBRef field.
+    expect(await run(services, [{ $facet: { all: [], $id: [{ $count: 'n' }] } }])).toEqual([
+      { all: serviceDocs, $id: [{ n: serviceDocs.length }] },
+    ]);
+  });
+
   it('on an empty match returns empty arrays for every facet', async () => {
     const out = await run(services, [
       { $match: { status: 'none' } },
