@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import { statusProblem } from '../http/error-handler.ts';
-import { HttpProblem } from '../http/problem.ts';
+import { HttpProblem, invalidRequest } from '../http/problem.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 
 /**
@@ -52,16 +52,8 @@ type Fault<Place extends 'parameter' | 'field'> = Record<Place, string> & { mess
 
 /** The 400 for query parameters at fault, worded alike on every protocol mount. */
 export const invalidParameters = (errors: Fault<'parameter'>[]) =>
-  invalid('Invalid parameters', 'parameter', errors);
+  invalidRequest('Invalid parameters', 'parameter', errors);
 
 /** The 400 for body fields at fault, worded alike on every protocol mount. */
-export const invalidBody = (errors: Fault<'field'>[]) => invalid('Invalid request body', 'field', errors);
-
-function invalid<Place extends 'parameter' | 'field'>(
-  heading: string,
-  place: Place,
-  errors: Fault<Place>[],
-): HttpProblem {
-  const detail = errors.map((error) => `'${error[place]}' ${error.message}`).join('; ');
-  return new HttpProblem(400, `${heading}: ${detail}.`, { errors });
-}
+export const invalidBody = (errors: Fault<'field'>[]) =>
+  invalidRequest('Invalid request body', 'field', errors);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { booleanFlag } from '../boolean-flag.ts';
 import { isCalendarDay } from '../calendar-day.ts';
-import { HttpProblem } from '../http/problem.ts';
+import { HttpProblem, invalidRequest } from '../http/problem.ts';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../http/paging.ts';
 import { queryInteger } from '../http/query-integer.ts';
 import { isJsonObject, type Json } from '../json.ts';
@@ -209,9 +209,6 @@ export function parseListParameters<Names extends ParameterName>(
   // still streams.
   const unpaged = values.format === 'ndjson' || values.minimal === true;
   if (unpaged) errors = errors.filter((error) => !PAGING.has(error.parameter));
-  if (errors.length > 0) {
-    const detail = errors.map((error) => `'${error.parameter}' ${error.message}`).join('; ');
-    throw new HttpProblem(400, `Invalid parameters: ${detail}.`, { errors });
-  }
+  if (errors.length > 0) throw invalidRequest('Invalid parameters', 'parameter', errors);
   return values as { [Name in Names]: z.output<(typeof parameters)[Name]> };
 }

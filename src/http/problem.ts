@@ -53,6 +53,27 @@ export const problemDocument = (problem: HttpProblem, instance?: string) => ({
   ...problem.extensions,
 });
 
+/**
+ * At most this many faults are listed in a 400's `errors` and `detail`: a request naming thousands of
+ * unknown parameters or fields gets the first ones and how many more there are, not an answer many times
+ * its own size (each listing what the endpoint takes).
+ */
+export const MAX_FAULTS_LISTED = 10;
+
+/** The 400 for a request's faults, each named by its parameter or body field: `<heading>: '<name>' <message>; …`. */
+export function invalidRequest<Place extends 'parameter' | 'field'>(
+  heading: string,
+  place: Place,
+  faults: (Record<Place, string> & { message: string })[],
+): HttpProblem {
+  const listed = faults.slice(0, MAX_FAULTS_LISTED);
+  const more = faults.length - listed.length;
+  const detail = listed.map((fault) => `'${fault[place]}' ${fault.message}`).join('; ');
+  return new HttpProblem(400, `${heading}: ${detail}${more > 0 ? `; and ${more} more` : ''}.`, {
+    errors: listed,
+  });
+}
+
 export const invalidParameter = (parameter: string, message: string) =>
   new HttpProblem(400, `Invalid value for parameter '${parameter}': ${message}`, {
     errors: [{ parameter, message }],

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { MAX_FAULTS_LISTED } from '../http/problem.ts';
 
 /** The RFC 9457 problem details body every error answers with (built by http/error-handler.ts). */
 export const Problem = z
@@ -16,8 +17,11 @@ export const Problem = z
           message: z.string().describe('What is wrong with it.'),
         }),
       )
+      .max(MAX_FAULTS_LISTED)
       .optional()
-      .describe('For invalid input: each parameter or body field at fault.'),
+      .describe(
+        `For invalid input: each parameter or body field at fault, the first ${MAX_FAULTS_LISTED} (\`detail\` says how many more).`,
+      ),
     deleted_at: z.iso
       .datetime()
       .optional()

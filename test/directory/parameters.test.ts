@@ -673,6 +673,31 @@ describe('odd values', () => {
     expect(blamed.detail).toContain('it takes full_service');
   });
 
+  it('lists the first 10 faults of a request naming thousands, and how many more there are', async () => {
+    // Each listing what the endpoint takes, 80,000 unknown keys (~0.9 MB) were a 34 MB answer.
+    const names = Array.from({ length: 5_000 }, (_, n) => `k${n}`);
+    const response = await fetch(url('/services'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(Object.fromEntries(names.map((name) => [name, 1]))),
+    });
+    const text = await response.clone().text();
+    const problem = await expectProblem(response, 400, 'POST /services with 5,000 unknown keys');
+    expect(blamedParameters(problem)).toEqual(names.slice(0, 10));
+    expect(problem.detail).toMatch(
+      /^Invalid parameters: 'k0' is not a parameter of this endpoint \(it takes /,
+    );
+    expect(problem.detail).toMatch(/; and 4990 more\.$/);
+    expect(text.length).toBeLessThan(20_000);
+    const query = `/taxonomies?${names
+      .slice(0, 12)
+      .map((name) => `${name}=1`)
+      .join('&')}&per_page=0`;
+    const some = await expectProblem(await fetch(url(query)), 400, query);
+    expect(blamedParameters(some)).toEqual(['per_page', ...names.slice(0, 9)]);
+    expect(some.detail).toMatch(/; and 3 more\.$/);
+  });
+
   it('ignores unknown parameters where HSDS_UNKNOWN_PARAMETERS is ignore', async () => {
     const lenient = await startSampleApp({ HSDS_UNKNOWN_PARAMETERS: 'ignore' });
     try {

@@ -135,6 +135,15 @@ describe('users', () => {
     expect(answer.body.detail).toContain(`'${field}'`);
   });
 
+  it('name the first 10 of thousands of unknown fields, and how many more there are', async () => {
+    const extra = Object.fromEntries(Array.from({ length: 2_000 }, (_, n) => [`extra${n}`, 1]));
+    const answer = await app.admin('POST', `${PREFIX}/users`, newUser('extras', extra));
+    expect(answer.status).toBe(400);
+    expect(answer.body.errors).toHaveLength(10);
+    expect(answer.body.errors[0]).toEqual({ field: 'extra0', message: 'is not a known field' });
+    expect(answer.body.detail).toMatch(/; and 1990 more\.$/);
+  });
+
   it('refuse a body that is not an object, and a PUT whose id is not the path’s', async () => {
     expect((await app.admin('POST', `${PREFIX}/users`, ['a'])).body).toMatchObject({
       status: 400,
