@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { Context } from 'koa';
+import { isClientGone } from './client-gone.ts';
 
 /** One server-sent event: `data` is a line of text (JSON here), `id` what the client resumes from. */
 export interface ServerSentEvent {
@@ -34,7 +35,8 @@ export function sendEventStream(
     void source.return(undefined).catch(() => {});
   });
   stream.once('error', (error) => {
-    ctx.state.logger.error({ err: error, path: ctx.path }, 'event stream failed');
+    if (isClientGone(error)) ctx.state.logger.debug({ path: ctx.path }, 'event stream left by its client');
+    else ctx.state.logger.error({ err: error, path: ctx.path }, 'event stream failed');
     ctx.res.destroy(error);
   });
   ctx.req.socket.setNoDelay(true);

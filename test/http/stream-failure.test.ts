@@ -1,13 +1,15 @@
 /**
  * A streamed body (NDJSON, minimal lists) whose source fails after the status was sent: the client must
- * see the body cut short, compressed or not, and the failure must be logged.
+ * see the body cut short, compressed or not, and the failure must be logged. A client that leaves a stream
+ * before its end (an export it stopped, the change feed's live events) is no failure of the server's.
  */
 import { once } from 'node:events';
-import { createServer, request, type Server } from 'node:http';
+import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compression } from '../../src/http/compression.ts';
+import { HEARTBEAT, sendEventStream } from '../../src/http/event-stream.ts';
 import { sendNdjson } from '../../src/http/ndjson.ts';
 import { requestId } from '../../src/http/request-id.ts';
 import { createLogger } from '../../src/log.ts';
@@ -22,13 +24,34 @@ async function* failingItems(): AsyncGenerator<object> {
   throw new Error('connection to the database lost');
 }
 
+/** Lines for as long as the client reads them. */
+async function* endlessItems(): AsyncGenerator<object> {
+  for (let index = 0; ; index += 1) {
+    yield { id: index, text: `item ${index} `.repeat(10) };
+    if (index % 1000 === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+}
+
+/** An event, then heartbeats, until the stream ends. */
+async function* endlessEvents(signal: AbortSignal) {
+  yield { id: '1', data: '{}' };
+  while (!signal.aborted) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    yield HEARTBEAT;
+  }
+}
+
 beforeAll(async () => {
   const logger = createLogger('info', { write: (line: string) => void logged.push(line) });
   const app = new Koa();
   app.silent = true;
   app.use(requestId(logger));
   app.use(compression());
-  app.use((ctx) => sendNdjson(ctx, failingItems()));
+  app.use(async (ctx) => {
+    if (ctx.path === '/endless') await sendNdjson(ctx, endlessItems());
+    else if (ctx.path === '/events') sendEventStream(ctx, undefined, endlessEvents);
+    else await sendNdjson(ctx, failingItems());
+  });
   server = createServer(app.callback()).listen(0, '127.0.0.1');
   await once(server, 'listening');
 });
@@ -80,4 +103,22 @@ describe('a streamed body whose source fails once sent', () => {
       ]);
     },
   );
+});
+
+describe('a client leaving a stream before its end', () => {
+  it.each(['/endless', '/events'])('is not logged as a failure (%s)', async (path) => {
+    logged.length = 0;
+    const { port } = server.address() as AddressInfo;
+    for (let client = 0; client < 20; client += 1) {
+      const sent = request({ port, host: '127.0.0.1', path, headers: { 'Accept-Encoding': 'identity' } });
+      const [response] = (await once(sent.end(), 'response')) as [IncomingMessage];
+      await once(response, 'data');
+      const closed = once(sent, 'close');
+      sent.destroy();
+      await closed;
+    }
+    // The server's side of the last connections closes after the client's.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(logged.map((line) => JSON.parse(line)).filter((entry) => entry.level >= 50)).toEqual([]);
+  });
 });
