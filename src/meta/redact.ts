@@ -8,11 +8,15 @@ const secretKeys = new Set<string>(SECRET_KEYS);
  * reads keys (`postcode` or `barcode` name none).
  */
 const NAMES_A_SECRET = new RegExp(`\\b(?:${SECRET_KEYS.join('|')})\\b`, 'i');
-/** `code`, `CODE`, and also `user[code]` or `user.code` as some query string parsers would read them. */
+/**
+ * `code`, `CODE`, and also `user[code]` or `user.code` as some query string parsers would read them, or
+ * `code ` with a stray space or control character: a name one of whose words (letters, digits, `-`, `_`)
+ * is a secret key's.
+ */
 const isSecretKey = (key: string) =>
   key
     .toLowerCase()
-    .split(/[[\].]/)
+    .split(/[^a-z0-9_-]+/)
     .some((part) => secretKeys.has(part));
 
 /**

@@ -25,6 +25,19 @@ describe('redactSecrets', () => {
     });
   });
 
+  it('redacts members named a secret with stray spaces or control characters, and no others', () => {
+    expect(
+      redactSecrets({ 'code ': 'c1', ' Password': 'p1', 'code\u0000': 'c2', 'x-appkey\t': 'k1' }),
+    ).toEqual({
+      'code ': '[redacted]',
+      ' Password': '[redacted]',
+      'code\u0000': '[redacted]',
+      'x-appkey\t': '[redacted]',
+    });
+    const plain = { postcode: '98125', barcode: 'b', access_code: 'a', 'x-code': 'x', codes: 2 };
+    expect(redactSecrets(plain)).toEqual(plain);
+  });
+
   it('redacts JSON held in strings, and leaves other strings alone', () => {
     expect(
       redactSecrets({ text: '{"code":"c1","a":1}', list: '[{"cookie":"s"}]', plain: '{not json' }),
