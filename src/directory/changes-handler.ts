@@ -13,6 +13,7 @@ import { HEARTBEAT, sendEventStream, type ServerSentEvent } from '../http/event-
 import { sendNdjson } from '../http/ndjson.ts';
 import { HttpProblem, invalidParameter } from '../http/problem.ts';
 import { queryInteger } from '../http/query-integer.ts';
+import { refuseRepeated } from '../http/repeated-parameters.ts';
 import type { QueryContext } from './endpoints.ts';
 import type { ResponseCache } from './response-cache.ts';
 
@@ -78,6 +79,7 @@ export function changesHandler({ db, stopping }: QueryContext, cache?: ResponseC
 }
 
 function parseQuery(query: Context['query'], lastEventId: string) {
+  refuseRepeated(query, Object.keys(ChangesQuery.shape));
   const parsed = ChangesQuery.safeParse(query);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

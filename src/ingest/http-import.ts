@@ -10,6 +10,7 @@ import type { Config } from '../config.ts';
 import { noStore } from '../http/no-store.ts';
 import { writesAfterIndexes } from '../http/writes-after-indexes.ts';
 import { HttpProblem, invalidParameter } from '../http/problem.ts';
+import { refuseRepeated } from '../http/repeated-parameters.ts';
 import { describeCall } from '../meta/call-description.ts';
 import { MetaEntries } from '../meta/entries.ts';
 import type { ProtocolDependencies } from '../protocols.ts';
@@ -133,6 +134,7 @@ export function importRoutes({
 }
 
 function parseQuery(query: Context['query']) {
+  refuseRepeated(query, Object.keys(ImportQuery.shape));
   const parsed = ImportQuery.safeParse(query);
   if (parsed.success) {
     if (parsed.data.force && parsed.data.mode !== 'replace')

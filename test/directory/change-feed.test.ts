@@ -201,6 +201,9 @@ describe('GET /changes', () => {
     expect(await problem(app, '?limit=0', 400)).toMatchObject({ errors: [{ parameter: 'limit' }] });
     expect(await problem(app, '?limit=10001', 400)).toMatchObject({ errors: [{ parameter: 'limit' }] });
     expect(await problem(app, '?since=1', 400)).toMatchObject({ errors: [{ parameter: 'since' }] });
+    expect(await problem(app, '?limit=1&limit=2', 400)).toMatchObject({
+      errors: [{ parameter: 'limit', message: 'must be given once' }],
+    });
   });
 
   it('answers 410 naming the oldest cursor kept for a cursor it cannot answer', async () => {

@@ -141,6 +141,10 @@ describe('sources over HTTP', () => {
       status: 400,
       body: { errors: [{ parameter: 'mode' }] },
     });
+    expect(await importAs('county-feed', [], '&mode=merge&mode=replace')).toMatchObject({
+      status: 400,
+      body: { errors: [{ parameter: 'mode', message: 'must be given once' }] },
+    });
   });
 
   it('never shows a source in what the directory serves', async () => {
