@@ -12,7 +12,9 @@ export function parseBody<Schema extends z.ZodType>(schema: Schema, body: unknow
     parsed.error.issues.flatMap((issue) =>
       issue.code === 'unrecognized_keys'
         ? issue.keys.map((key) => ({ field: key, message: 'is not a known field' }))
-        : [{ field: issue.path.length > 0 ? issue.path.join('.') : '$', message: issue.message }],
+        : issue.path.length === 0
+          ? [{ field: '$', message: issue.code === 'invalid_type' ? 'must be a JSON object' : issue.message }]
+          : [{ field: issue.path.join('.'), message: issue.message }],
     ),
   );
 }

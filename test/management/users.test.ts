@@ -147,7 +147,8 @@ describe('users', () => {
   it('refuse a body that is not an object, and a PUT whose id is not the path’s', async () => {
     expect((await app.admin('POST', `${PREFIX}/users`, ['a'])).body).toMatchObject({
       status: 400,
-      errors: [{ field: '$' }],
+      detail: "Invalid request body: '$' must be a JSON object.",
+      errors: [{ field: '$', message: 'must be a JSON object' }],
     });
     const { body: user } = await app.admin('POST', `${PREFIX}/users`, newUser('mismatch'));
     const answer = await app.admin('PUT', `${PREFIX}/users/${user.id}`, { ...user, id: 'another' });
