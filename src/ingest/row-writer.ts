@@ -251,14 +251,28 @@ function withoutSources(row: Row): Row {
   return rest as Row;
 }
 
+/** Fields of a row naming one entity it shows (`service.program_id`, `service_at_location.location_id`, …). */
+const referenceFields = new Map<EntityType, string[]>(
+  (Object.keys(relations) as EntityType[]).map((entity) => [
+    entity,
+    relations[entity].flatMap((relation) => (relation.kind === 'one' ? [relation.reference] : [])),
+  ]),
+);
+
 /**
- * What a replacement keeps from the row before it: its list position, the sources that loaded it, and the parent links it does not
- * set itself: for a nested item, every one (other lists made them); for a tabular row, those its table has
- * no column for (an empty cell is a link removed).
+ * What a replacement keeps from the row before it: its list position, the sources that loaded it, and the
+ * links it does not set itself: for a nested item, every parent link (other lists made them); for a tabular
+ * row, the parent links and the references to entities it shows (a service's `program_id`) that its table
+ * has no column for (an empty cell is a link removed).
  */
 function keptBy(entity: EntityType, { mode, columns }: Pick<IncomingRow, 'mode' | 'columns'>): string[] {
   const links = linkFields.get(entity) ?? [];
-  const kept = mode === 'table' && columns ? links.filter((field) => !columns.includes(field)) : links;
+  const kept =
+    mode === 'table' && columns
+      ? [...new Set([...links, ...(referenceFields.get(entity) ?? [])])].filter(
+          (field) => !columns.includes(field),
+        )
+      : links;
   return [...kept, '_position', SOURCES];
 }
 

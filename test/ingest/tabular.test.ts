@@ -305,14 +305,14 @@ describe('reading a tabular-form package', () => {
     });
   });
 
-  it('skips blank lines, still counting them as rows, and rejects a row with cells beyond the header', async () => {
+  it('skips blank lines and rows of empty cells, still counting them as rows, and rejects a row with cells beyond the header', async () => {
     const dir = await writePackage([resource('service', 'services.csv', serviceFields)], {
-      'services.csv': `id,name,status\n\n${SERVICE_A},A,active,,\n${SERVICE_B},B,active,surplus\n`,
+      'services.csv': `id,name,status\n\n${SERVICE_A},A,active,,\n,,\n${SERVICE_B},B,active,surplus\n , ,""\n`,
     });
     const records = await collect(readTabularPackage(dir));
     expect(records.map((record) => [record.source.row, record.error])).toEqual([
       [2, undefined],
-      [3, 'the row has 4 cells but the table has 3 columns'],
+      [4, 'the row has 4 cells but the table has 3 columns'],
     ]);
   });
 
@@ -689,6 +689,74 @@ describe('importing a tabular-form package', () => {
       phones: [{ id: PHONE, number: '555-0199' }],
     });
   });
+  it('keeps the entities a row shows (a program, a location) when its table has no column naming them', async () => {
+    const SERVICE = 'c0000000-0000-4000-8000-000000000011';
+    const PROGRAM = 'c0000000-0000-4000-8000-000000000012';
+    const PAIRING = 'c0000000-0000-4000-8000-000000000013';
+    const load = async (tables: object[], files: Record<string, string>) =>
+      importRecords(db, readTabularPackage(await writePackage(tables, files)));
+    const first = await load(
+      [
+        resource('organization', 'organizations.csv', [field('id'), field('name'), field('description')]),
+        resource('program', 'programs.csv', [
+          field('id'),
+          field('organization_id'),
+          field('name'),
+          field('description'),
+        ]),
+        resource('service', 'services.csv', [
+          field('id'),
+          field('program_id'),
+          field('name'),
+          field('status'),
+        ]),
+        resource('location', 'locations.csv', [field('id'), field('location_type'), field('name')]),
+        resource('service_at_location', 'service_at_locations.csv', [
+          field('id'),
+          field('service_id'),
+          field('location_id'),
+        ]),
+      ],
+      {
+        'organizations.csv': `id,name,description\n${ORGANIZATION},Harbor,Food\n`,
+        'programs.csv': `id,organization_id,name,description\n${PROGRAM},${ORGANIZATION},Food for all,Meals\n`,
+        'services.csv': `id,program_id,name,status\n${SERVICE},${PROGRAM},Meals,active\n`,
+        'locations.csv': `id,location_type,name\n${LOCATION},physical,Hall\n`,
+        'service_at_locations.csv': `id,service_id,location_id\n${PAIRING},${SERVICE},${LOCATION}\n`,
+      },
+    );
+    expect(first).toMatchObject({ rejected: 0 });
+    const shown = {
+      program: { id: PROGRAM },
+      service_at_locations: [{ id: PAIRING, location: { id: LOCATION } }],
+    };
+    expect(await servedRecord(db, 'services', SERVICE)).toMatchObject(shown);
+    // Given again by tables without those columns: renamed, still showing its program and location.
+    const report = await load(
+      [
+        resource('service', 'services.csv', [field('id'), field('name'), field('status')]),
+        resource('service_at_location', 'service_at_locations.csv', [
+          field('id'),
+          field('service_id'),
+          field('description'),
+        ]),
+      ],
+      {
+        'services.csv': `id,name,status\n${SERVICE},Meals (renamed),active\n`,
+        'service_at_locations.csv': `id,service_id,description\n${PAIRING},${SERVICE},At the hall\n`,
+      },
+    );
+    expect(report).toMatchObject({ rejected: 0 });
+    expect(await servedRecord(db, 'services', SERVICE)).toMatchObject({
+      ...shown,
+      name: 'Meals (renamed)',
+      service_at_locations: [{ id: PAIRING, description: 'At the hall', location: { id: LOCATION } }],
+    });
+    expect(await db.collection(rowCollection('service')).findOne({ _id: SERVICE as never })).toMatchObject({
+      program_id: PROGRAM,
+    });
+  });
+
   it('shows rows of owned entities under a parent whose record keeps its own, until that record gives the list again', async () => {
     const SERVICE = 'c0000000-0000-4000-8000-000000000007';
     const PHONE = 'c0000000-0000-4000-8000-000000000008';

@@ -70,7 +70,8 @@ async function* readTable(table: PackageTable, entity: EntityType): AsyncGenerat
         yield { source, entity, error: invalidUtf8At(invalid) };
         continue;
       }
-      if (cellsOfRow.length === 1 && cellsOfRow[0] === '') continue; // a blank line
+      // A blank line, or a row of empty cells (spreadsheets export trailing ones as `,,,`).
+      if (cellsOfRow.every((cell) => cell.trim() === '')) continue;
       const converted = rowValue(cellsOfRow, columns, fields, table.missingValues);
       yield 'error' in converted
         ? { source, entity, error: converted.error }
