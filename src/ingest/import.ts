@@ -474,15 +474,17 @@ async function writeBatch(
   }
   if (seen) {
     // A record skipped as unchanged is its service, and the services at location it lists (linked to it
-    // still: replace-plan.ts).
+    // still: replace-plan.ts); one given anew, the records it gives whole.
+    const unchanged = entries.flatMap((entry) =>
+      applied(entry) ? [] : [skipped.get(entry.fingerprint!)!.id],
+    );
     const contained = entries.flatMap((entry) => {
-      if (!applied(entry)) return [{ entity: 'service' as const, id: skipped.get(entry.fingerprint!)!.id }];
-      const item = validated.get(entry);
+      const item = applied(entry) ? validated.get(entry) : undefined;
       return item
         ? recordsGivenWhole(item.decomposition).map(({ entity, row }) => ({ entity, id: row.id }))
         : [];
     });
-    await retryingOutages(outages, () => seen.add(contained));
+    await retryingOutages(outages, () => seen.add(contained, unchanged));
   }
   if (!lease) return { written: undefined, skippedShare };
   const clean = cleanRecords(items.map((item) => item.decomposition));

@@ -13,7 +13,7 @@ import {
 } from '../hsds/entities.ts';
 import { parentsOf } from './parent-chain.ts';
 import { SOURCES } from '../db/source-records.ts';
-import type { SeenRecords } from './seen-records.ts';
+import { skippedKey, type SeenRecords } from './seen-records.ts';
 
 /**
  * What a replacing load of a source deletes once its records are loaded (issue #20): the source's records
@@ -81,15 +81,16 @@ export async function planReplace(db: Db, source: string, seen: SeenRecords): Pr
         chunk.flatMap(({ _id, service_id: serviceId }) => [
           entityKey(entity, _id),
           ...(entity === 'service_at_location' && typeof serviceId === 'string'
-            ? [entityKey('service', serviceId)]
+            ? [skippedKey(serviceId)]
             : []),
         ]),
       );
       for (const { _id: id, _sources: sources, service_id: serviceId } of chunk) {
         if (contained.has(entityKey(entity, id))) continue;
-        // Listed by a service the load contained: a record skipped as unchanged lists its services at
-        // location still (one given anew would have unlinked those it no longer lists).
-        if (entity === 'service_at_location' && contained.has(entityKey('service', serviceId!))) continue;
+        // Listed by a service whose record the load gave again unchanged, and skipped: it lists its
+        // services at location still. (A service given anew names its own, or they came apart: a pairing
+        // of a table, or a record of its own, that the load left out goes.)
+        if (entity === 'service_at_location' && contained.has(skippedKey(serviceId!))) continue;
         plan.missing += 1;
         if (sources.length > 1) add(plan.released, entity, id);
         else if (keptWhileReferred(entity)) candidates.set(entityKey(entity, id), { entity, id, ours: true });

@@ -273,6 +273,25 @@ describe('a replace, with what records nest and what the load adds', () => {
     expect(await exists(db, 'service_at_locations', pairingOf(S1))).toBe(true);
   });
 
+  it('deletes a service at location given as a record of its own that the input left out, its service given', async () => {
+    const { service_at_locations: pairings, ...bare } = S1;
+    const pairing = (n: number) => ({
+      id: id(700 + n),
+      service_id: S1.id,
+      location: { id: L2, location_type: 'physical', name: `Room ${n}` },
+    });
+    const db = await loaded([bare, pairing(1), pairing(2)]);
+    expect(pairings).toHaveLength(1);
+    expect(await exists(db, 'service_at_locations', id(702))).toBe(true);
+    const report = await replace(db, [bare, pairing(1)]);
+    expect(report.replace).toMatchObject({ missing: 1, deleted: { service_at_location: 1 } });
+    expect(await exists(db, 'service_at_locations', id(702))).toBe(false);
+    expect(await exists(db, 'service_at_locations', id(701))).toBe(true);
+    expect((await servedRecord(db, 'services', S1.id))?.service_at_locations).toEqual([
+      expect.objectContaining({ id: id(701) }),
+    ]);
+  });
+
   it('measures what is missing against what the source had before the load, not what it added', async () => {
     const db = await loaded([S1, S2, S3]);
     const added = [5, 6, 7, 8, 9].map((n) => service(n, O1, L1, T1));
