@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import { statusProblem } from '../http/error-handler.ts';
-import { HttpProblem, invalidRequest } from '../http/problem.ts';
+import { HttpProblem, invalidRequest, type Fault } from '../http/problem.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 
 /**
@@ -46,9 +46,6 @@ const withCodeAndMessage = (problem: HttpProblem) =>
     headers: problem.headers,
     extensions: { code: problem.status, message: problem.message },
   });
-
-/** What is wrong with one query parameter or body field (never its value: it may be a code). */
-type Fault<Place extends 'parameter' | 'field'> = Record<Place, string> & { message: string };
 
 /** The 400 for query parameters at fault, worded alike on every protocol mount. */
 export const invalidParameters = (errors: Fault<'parameter'>[]) =>

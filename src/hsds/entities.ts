@@ -187,6 +187,10 @@ export function foreignKeysOf(entity: EntityType): string[] {
   return [...keys];
 }
 
+/** Fields of a row naming one entity it shows (`service.program_id`, `service_at_location.location_id`, …). */
+export const referencesOf = (entity: EntityType): string[] =>
+  relations[entity].flatMap((relation) => (relation.kind === 'one' ? [relation.reference] : []));
+
 /**
  * The entities that several records may show: the roots, and what a record refers to by id (a service's
  * organization and program, a service at location's location, an attribute's taxonomy term, a capacity's

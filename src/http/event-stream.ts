@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream';
 import type { Context } from 'koa';
-import { isClientGone } from './client-gone.ts';
 
 /** One server-sent event: `data` is a line of text (JSON here), `id` what the client resumes from. */
 export interface ServerSentEvent {
@@ -35,7 +34,10 @@ export function sendEventStream(
     void source.return(undefined).catch(() => {});
   });
   stream.once('error', (error) => {
-    if (isClientGone(error)) ctx.state.logger.debug({ path: ctx.path }, 'event stream left by its client');
+    // Koa's pipeline destroys the body with ERR_STREAM_PREMATURE_CLOSE when the client goes first: how a
+    // client stops following the feed, no failure of the server's.
+    if ((error as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE')
+      ctx.state.logger.debug({ path: ctx.path }, 'event stream left by its client');
     else ctx.state.logger.error({ err: error, path: ctx.path }, 'event stream failed');
     ctx.res.destroy(error);
   });

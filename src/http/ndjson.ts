@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream';
 import type { Context } from 'koa';
-import { isClientGone } from './client-gone.ts';
 
 /**
  * JSON already serialized (a record stored in its served form): its UTF-8 bytes, written as they are, in
@@ -68,8 +67,7 @@ async function started(ctx: Context, chunks: AsyncGenerator<Buffer>): Promise<Re
   // Koa only logs (and we silence it: see app.ts) an error of a body once its headers are sent, and a
   // compressing stream in between would wait for the rest forever, leaving the client hanging.
   stream.once('error', (error) => {
-    if (isClientGone(error)) ctx.state.logger.debug({ path: ctx.path }, 'response stream left by its client');
-    else ctx.state.logger.error({ err: error, path: ctx.path }, 'response stream failed after it started');
+    ctx.state.logger.error({ err: error, path: ctx.path }, 'response stream failed after it started');
     ctx.res.destroy(error);
   });
   return stream;

@@ -60,11 +60,14 @@ export const problemDocument = (problem: HttpProblem, instance?: string) => ({
  */
 export const MAX_FAULTS_LISTED = 10;
 
+/** What is wrong with one query parameter or body field (never its value: it may be a secret). */
+export type Fault<Place extends 'parameter' | 'field'> = Record<Place, string> & { message: string };
+
 /** The 400 for a request's faults, each named by its parameter or body field: `<heading>: '<name>' <message>; …`. */
 export function invalidRequest<Place extends 'parameter' | 'field'>(
   heading: string,
   place: Place,
-  faults: (Record<Place, string> & { message: string })[],
+  faults: Fault<Place>[],
 ): HttpProblem {
   const listed = faults.slice(0, MAX_FAULTS_LISTED);
   const more = faults.length - listed.length;

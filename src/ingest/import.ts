@@ -473,18 +473,16 @@ async function writeBatch(
     countOutcome(report, outcome, itemType);
   }
   if (seen) {
-    // A record skipped as unchanged is its service, and the services at location it lists (linked to it
-    // still: replace-plan.ts); one given anew, the records it gives whole.
-    const unchanged = entries.flatMap((entry) =>
-      applied(entry) ? [] : [skipped.get(entry.fingerprint!)!.id],
-    );
+    // What each record gives whole, those skipped as unchanged too: checked (neither planned nor written)
+    // for the services at location they list, which a record of their own may have linked since.
+    await validate(entries.filter((entry) => !applied(entry)));
     const contained = entries.flatMap((entry) => {
-      const item = applied(entry) ? validated.get(entry) : undefined;
+      const item = validated.get(entry);
       return item
         ? recordsGivenWhole(item.decomposition).map(({ entity, row }) => ({ entity, id: row.id }))
         : [];
     });
-    await retryingOutages(outages, () => seen.add(contained, unchanged));
+    await retryingOutages(outages, () => seen.add(contained));
   }
   if (!lease) return { written: undefined, skippedShare };
   const clean = cleanRecords(items.map((item) => item.decomposition));

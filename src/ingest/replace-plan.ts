@@ -13,7 +13,7 @@ import {
 } from '../hsds/entities.ts';
 import { parentsOf } from './parent-chain.ts';
 import { SOURCES } from '../db/source-records.ts';
-import { skippedKey, type SeenRecords } from './seen-records.ts';
+import type { SeenRecords } from './seen-records.ts';
 
 /**
  * What a replacing load of a source deletes once its records are loaded (issue #20): the source's records
@@ -74,23 +74,12 @@ export async function planReplace(db: Db, source: string, seen: SeenRecords): Pr
 
   for (const entity of entityTypes) {
     const rows = db
-      .collection<{ _id: string; _sources: string[]; service_id?: string }>(rowCollection(entity))
-      .find({ [SOURCES]: source }, { projection: { [SOURCES]: 1, service_id: 1 } });
+      .collection<{ _id: string; _sources: string[] }>(rowCollection(entity))
+      .find({ [SOURCES]: source }, { projection: { [SOURCES]: 1 } });
     for await (const chunk of chunked(rows, CHUNK)) {
-      const contained = await seen.has(
-        chunk.flatMap(({ _id, service_id: serviceId }) => [
-          entityKey(entity, _id),
-          ...(entity === 'service_at_location' && typeof serviceId === 'string'
-            ? [skippedKey(serviceId)]
-            : []),
-        ]),
-      );
-      for (const { _id: id, _sources: sources, service_id: serviceId } of chunk) {
+      const contained = await seen.has(chunk.map(({ _id }) => entityKey(entity, _id)));
+      for (const { _id: id, _sources: sources } of chunk) {
         if (contained.has(entityKey(entity, id))) continue;
-        // Listed by a service whose record the load gave again unchanged, and skipped: it lists its
-        // services at location still. (A service given anew names its own, or they came apart: a pairing
-        // of a table, or a record of its own, that the load left out goes.)
-        if (entity === 'service_at_location' && contained.has(skippedKey(serviceId!))) continue;
         plan.missing += 1;
         if (sources.length > 1) add(plan.released, entity, id);
         else if (keptWhileReferred(entity)) candidates.set(entityKey(entity, id), { entity, id, ours: true });

@@ -5,6 +5,7 @@ import {
   foreignKeysOf,
   isRootEntity,
   keptInsideRelations,
+  referencesOf,
   relations,
   type EntityType,
   type RootEntity,
@@ -251,12 +252,9 @@ function withoutSources(row: Row): Row {
   return rest as Row;
 }
 
-/** Fields of a row naming one entity it shows (`service.program_id`, `service_at_location.location_id`, …). */
-const referenceFields = new Map<EntityType, string[]>(
-  (Object.keys(relations) as EntityType[]).map((entity) => [
-    entity,
-    relations[entity].flatMap((relation) => (relation.kind === 'one' ? [relation.reference] : [])),
-  ]),
+/** Each entity's parent links and references: what a tabular row keeps when its table has no column for one. */
+const linksAndReferences = new Map<EntityType, string[]>(
+  [...linkFields].map(([entity, links]) => [entity, [...new Set([...links, ...referencesOf(entity)])]]),
 );
 
 /**
@@ -266,13 +264,10 @@ const referenceFields = new Map<EntityType, string[]>(
  * has no column for (an empty cell is a link removed).
  */
 function keptBy(entity: EntityType, { mode, columns }: Pick<IncomingRow, 'mode' | 'columns'>): string[] {
-  const links = linkFields.get(entity) ?? [];
   const kept =
     mode === 'table' && columns
-      ? [...new Set([...links, ...(referenceFields.get(entity) ?? [])])].filter(
-          (field) => !columns.includes(field),
-        )
-      : links;
+      ? linksAndReferences.get(entity)!.filter((field) => !columns.includes(field))
+      : linkFields.get(entity)!;
   return [...kept, '_position', SOURCES];
 }
 

@@ -9,9 +9,6 @@ const SEEN_PREFIX = 'import.seen.';
 /** A load's seen records are dropped at its end; those of a load that stopped, by a later load after a day. */
 const STALE_AFTER_MS = DAY_MS;
 
-/** The key of a service whose record a load gave again unchanged, and skipped. */
-export const skippedKey = (serviceId: string) => `unchanged:${entityKey('service', serviceId)}`;
-
 /**
  * The records a replacing load contained (`entity:id` of each record's root row), kept in the database
  * rather than in memory, so that the import's memory stays flat whatever the size of the load: after the
@@ -39,18 +36,9 @@ export class SeenRecords {
     return new SeenRecords(db, `${SEEN_PREFIX}${new ObjectId().toHexString()}`);
   }
 
-  /**
-   * Records the load contained, and `unchangedServices`: services whose records it gave again unchanged
-   * and skipped (unchanged-records.ts), which list their services at location still.
-   */
-  async add(records: { entity: EntityType; id: string }[], unchangedServices: string[] = []): Promise<void> {
-    const keys = [
-      ...new Set([
-        ...records.map(({ entity, id }) => entityKey(entity, id)),
-        ...unchangedServices.flatMap((id) => [entityKey('service', id), skippedKey(id)]),
-      ]),
-    ];
-    if (keys.length === 0) return;
+  async add(records: { entity: EntityType; id: string }[]): Promise<void> {
+    if (records.length === 0) return;
+    const keys = [...new Set(records.map(({ entity, id }) => entityKey(entity, id)))];
     // A record the load gives twice is seen once.
     await this.collection
       .insertMany(

@@ -80,6 +80,6 @@ function redactSecretText(text: string): string {
       isSecretKey(name) ? `${start}${name}=${REDACTED}` : parameter,
     )
     .replace(HEADER_LINE, (line: string, start: string, name: string) =>
-      isSecretKey(name.trim()) ? `${start}${name}: ${REDACTED}` : line,
+      isSecretKey(name) ? `${start}${name}: ${REDACTED}` : line,
     );
 }

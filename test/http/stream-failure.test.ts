@@ -1,7 +1,7 @@
 /**
  * A streamed body (NDJSON, minimal lists) whose source fails after the status was sent: the client must
- * see the body cut short, compressed or not, and the failure must be logged. A client that leaves a stream
- * before its end (an export it stopped, the change feed's live events) is no failure of the server's.
+ * see the body cut short, compressed or not, and the failure must be logged. A client that leaves the change
+ * feed's live events is no failure of the server's.
  */
 import { once } from 'node:events';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
@@ -24,14 +24,6 @@ async function* failingItems(): AsyncGenerator<object> {
   throw new Error('connection to the database lost');
 }
 
-/** Lines for as long as the client reads them. */
-async function* endlessItems(): AsyncGenerator<object> {
-  for (let index = 0; ; index += 1) {
-    yield { id: index, text: `item ${index} `.repeat(10) };
-    if (index % 1000 === 0) await new Promise((resolve) => setTimeout(resolve, 1));
-  }
-}
-
 /** An event, then heartbeats, until the stream ends. */
 async function* endlessEvents(signal: AbortSignal) {
   yield { id: '1', data: '{}' };
@@ -48,8 +40,7 @@ beforeAll(async () => {
   app.use(requestId(logger));
   app.use(compression());
   app.use(async (ctx) => {
-    if (ctx.path === '/endless') await sendNdjson(ctx, endlessItems());
-    else if (ctx.path === '/events') sendEventStream(ctx, undefined, endlessEvents);
+    if (ctx.path === '/events') sendEventStream(ctx, undefined, endlessEvents);
     else await sendNdjson(ctx, failingItems());
   });
   server = createServer(app.callback()).listen(0, '127.0.0.1');
@@ -105,8 +96,9 @@ describe('a streamed body whose source fails once sent', () => {
   );
 });
 
-describe('a client leaving a stream before its end', () => {
-  it.each(['/endless', '/events'])('is not logged as a failure (%s)', async (path) => {
+describe("a client leaving the change feed's live events", () => {
+  it('is not logged as a failure', async () => {
+    const path = '/events';
     logged.length = 0;
     const { port } = server.address() as AddressInfo;
     for (let client = 0; client < 20; client += 1) {

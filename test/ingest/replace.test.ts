@@ -292,6 +292,20 @@ describe('a replace, with what records nest and what the load adds', () => {
     ]);
   });
 
+  it('deletes such a service at location though its service is given again unchanged, and skipped', async () => {
+    // A service listing none, its pairing a record of its own: given again alone, the service is recognised
+    // unchanged and skipped, and contains only what it gives.
+    const { service_at_locations: _pairings, ...bare } = S1;
+    const own = { id: id(703), service_id: S1.id, location: { id: L2, location_type: 'physical' } };
+    const db = await loaded([bare, own]);
+    expect(await exists(db, 'service_at_locations', own.id)).toBe(true);
+    const report = await replace(db, [bare], { force: true });
+    expect(report.unchanged).toBe(1);
+    expect(report.replace).toMatchObject({ missing: 1, deleted: { service_at_location: 1 } });
+    expect(await exists(db, 'service_at_locations', own.id)).toBe(false);
+    expect(await exists(db, 'services', S1.id)).toBe(true);
+  });
+
   it('measures what is missing against what the source had before the load, not what it added', async () => {
     const db = await loaded([S1, S2, S3]);
     const added = [5, 6, 7, 8, 9].map((n) => service(n, O1, L1, T1));
