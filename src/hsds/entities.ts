@@ -187,9 +187,23 @@ export function foreignKeysOf(entity: EntityType): string[] {
   return [...keys];
 }
 
-/** Fields of a row naming one entity it shows (`service.program_id`, `service_at_location.location_id`, …). */
-export const referencesOf = (entity: EntityType): string[] =>
-  relations[entity].flatMap((relation) => (relation.kind === 'one' ? [relation.reference] : []));
+/**
+ * Fields naming a parent of the same kind in a hierarchy (a term's broader term, an organization's parent
+ * organization): references the graph does not nest, served as the ids given.
+ */
+const hierarchyReferences: Partial<Record<EntityType, string[]>> = {
+  taxonomy_term: ['parent_id'],
+  organization: ['parent_organization_id'],
+};
+
+/**
+ * Fields of a row naming one entity it shows (`service.program_id`, `service_at_location.location_id`, …)
+ * or its parent in a hierarchy (`taxonomy_term.parent_id`).
+ */
+export const referencesOf = (entity: EntityType): string[] => [
+  ...relations[entity].flatMap((relation) => (relation.kind === 'one' ? [relation.reference] : [])),
+  ...(hierarchyReferences[entity] ?? []),
+];
 
 /**
  * The entities that several records may show: the roots, and what a record refers to by id (a service's

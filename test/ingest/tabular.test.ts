@@ -757,6 +757,56 @@ describe('importing a tabular-form package', () => {
     });
   });
 
+  it('keeps a broader term and a parent organization when their table has no column naming them', async () => {
+    const BROADER = 'c0000000-0000-4000-8000-000000000021';
+    const NARROWER = 'c0000000-0000-4000-8000-000000000022';
+    const PARENT = 'c0000000-0000-4000-8000-000000000023';
+    const CHILD = 'c0000000-0000-4000-8000-000000000024';
+    const load = async (tables: object[], files: Record<string, string>) =>
+      importRecords(db, readTabularPackage(await writePackage(tables, files)));
+    const first = await load(
+      [
+        resource('taxonomy_term', 'taxonomy_terms.csv', [
+          field('id'),
+          field('name'),
+          field('description'),
+          field('parent_id'),
+        ]),
+        resource('organization', 'organizations.csv', [
+          field('id'),
+          field('name'),
+          field('description'),
+          field('parent_organization_id'),
+        ]),
+      ],
+      {
+        'taxonomy_terms.csv': `id,name,description,parent_id\n${BROADER},Food,Food,\n${NARROWER},Meals,Meals,${BROADER}\n`,
+        'organizations.csv': `id,name,description,parent_organization_id\n${PARENT},County,All,\n${CHILD},Pantry,Food,${PARENT}\n`,
+      },
+    );
+    expect(first).toMatchObject({ rejected: 0 });
+    // Given again by tables without those columns: renamed, still under their parents.
+    const report = await load(
+      [
+        resource('taxonomy_term', 'taxonomy_terms.csv', [field('id'), field('name'), field('description')]),
+        resource('organization', 'organizations.csv', [field('id'), field('name'), field('description')]),
+      ],
+      {
+        'taxonomy_terms.csv': `id,name,description\n${NARROWER},Hot meals,Meals\n`,
+        'organizations.csv': `id,name,description\n${CHILD},Food pantry,Food\n`,
+      },
+    );
+    expect(report).toMatchObject({ rejected: 0 });
+    expect(await servedRecord(db, 'taxonomy_terms', NARROWER)).toMatchObject({
+      name: 'Hot meals',
+      parent_id: BROADER,
+    });
+    expect(await servedRecord(db, 'organizations', CHILD)).toMatchObject({
+      name: 'Food pantry',
+      parent_organization_id: PARENT,
+    });
+  });
+
   it('shows rows of owned entities under a parent whose record keeps its own, until that record gives the list again', async () => {
     const SERVICE = 'c0000000-0000-4000-8000-000000000007';
     const PHONE = 'c0000000-0000-4000-8000-000000000008';
