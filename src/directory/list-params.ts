@@ -30,7 +30,11 @@ const instant = z
   .transform(
     (value) => new Date(value.length === 10 ? `${value}T00:00:00Z` : value.replace(/([+-]\d{2})$/, '$1:00')),
   )
-  .refine((date) => !Number.isNaN(date.getTime()), 'is not a real date');
+  // The day is real (above): the time of day or the zone's offset is what cannot be.
+  .refine(
+    (date) => !Number.isNaN(date.getTime()),
+    'has an hour, minute, second or zone offset out of range (offsets go to ±23:59)',
+  );
 
 const DECIMAL = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?\s*$/i;
 

@@ -33,6 +33,15 @@ describe('reading NDJSON', () => {
     }
   });
 
+  it('drops the byte order mark of files joined end to end, opening any line', async () => {
+    const text = '\uFEFF{"n":1}\r\n\uFEFF{"n":2}\n{"n":3}\n\uFEFF\n';
+    expect(await read(inChunks(text, 3))).toEqual([
+      { source: { file: 'in.ndjson', line: 1 }, text: '{"n":1}' },
+      { source: { file: 'in.ndjson', line: 2 }, text: '{"n":2}' },
+      { source: { file: 'in.ndjson', line: 3 }, text: '{"n":3}' },
+    ]);
+  });
+
   it('rejects a line longer than the limit without holding it, and reads the lines after it', async () => {
     const long = `{"padding":"${'x'.repeat(500)}"}`;
     const text = `{"n":1}\n${long}\n{"n":3}\n${long}`;

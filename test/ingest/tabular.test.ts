@@ -497,6 +497,19 @@ describe('reading a tabular-form package that is not UTF-8', () => {
     ]);
   });
 
+  it('leaves a table whose header names a column twice unread, at row 0, naming the column', async () => {
+    const dir = await writePackage([resource('service', 'services.csv', serviceFields)], {
+      'services.csv': `id,name,status, name\n${SERVICE_A},A,active,B\n`,
+    });
+    expect(await collect(readTabularPackage(dir))).toEqual([
+      {
+        source: { file: join(dir, 'services.csv'), row: 0 },
+        entity: 'service',
+        error: 'the header row names the column "name" twice; the table was not read',
+      },
+    ]);
+  });
+
   it('leaves a table whose header row is not UTF-8 unread, at row 0', async () => {
     const dir = await writePackage([resource('service', 'services.csv', serviceFields)], {
       'services.csv': latin1(`id,name,status,d\xe9tail\n${SERVICE_A},A,active,x\n`),

@@ -19,7 +19,7 @@ const CARRIAGE_RETURN = 0x0d;
  * stays flat whatever the size. Each record is given as its text, parsed when it is validated (a line that
  * is not JSON is rejected alone then: `parsedRecord`). Blank lines are skipped; a line that is not UTF-8
  * (`invalid UTF-8 at byte N`, N counted from 0 at the start of the input), or longer than `maxLineBytes`
- * (line break not counted), is rejected alone. A byte order mark opening the file is dropped. An input in UTF-16 or
+ * (line break not counted), is rejected alone. A byte order mark opening a line is dropped (the file's, or that of a file joined to it). An input in UTF-16 or
  * UTF-32 is refused whole, with one error naming its encoding: none of its lines would read.
  */
 export async function* readNdjson(
@@ -43,7 +43,8 @@ export async function* readNdjson(
       }
       const text = bytes.toString('utf8');
       if (text.trim() === '') continue;
-      yield { source, text: line === 1 ? withoutByteOrderMark(text) : text };
+      // Any line's: files joined end to end (`cat a.ndjson b.ndjson`) keep the mark each one opened with.
+      yield { source, text: withoutByteOrderMark(text) };
     }
   } catch (error) {
     if (!(error instanceof WideEncodingError)) throw error;

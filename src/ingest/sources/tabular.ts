@@ -62,6 +62,13 @@ async function* readTable(table: PackageTable, entity: EntityType): AsyncGenerat
           return;
         }
         columns = cellsOfRow.map((name) => name.trim());
+        // Two cells of a row for one field: which one the publisher meant cannot be told.
+        const twice = columns.find((name, index) => name !== '' && columns!.indexOf(name) !== index);
+        if (twice !== undefined) {
+          const error = `the header row names the column ${JSON.stringify(twice)} twice; the table was not read`;
+          yield { source: { file, row: 0 }, entity, error };
+          return;
+        }
         continue;
       }
       row += 1;
