@@ -1,5 +1,4 @@
 import {
-  angleBetween,
   cross,
   dot,
   shapesIntersect,
@@ -185,19 +184,42 @@ function withMargin({ west, east, south, north }: Bounds): Bounds[] {
  * circle's bounding cells hold up to twice the documents within it).
  */
 export function queryCells({ bounds, cap }: Area): string[] {
-  let cells = coveringCells(bounds, CELLS_PER_QUERY);
-  if (!cap || cells.some((cell) => cell.level < MIN_CAP_LEVEL)) return cells.map(nameOf);
-  cells = cells.filter((cell) => reaches(cell, cap) !== 'outside');
+  const covering = coveringCells(bounds, CELLS_PER_QUERY);
+  if (!cap || covering.some((cell) => cell.level < MIN_CAP_LEVEL)) return covering.map(nameOf);
+  const test: CapTest = { ...cap, cosRadius: Math.cos(cap.radius) };
+  let cells = reaching(covering, test);
   for (;;) {
+    // Each cell's place against the cap is worked out once, when the cell is made.
+    const finer: PlacedCell[] = [];
     let split = false;
-    const finer = cells.flatMap((cell) => {
-      if (cell.level === POINT_LEVEL || reaches(cell, cap) === 'inside') return [cell];
-      split = true;
-      return childrenOf(cell).filter((child) => reaches(child, cap) !== 'outside');
-    });
-    if (!split || finer.length > CELLS_PER_CAP) return cells.map(nameOf);
+    for (const cell of cells) {
+      if (cell.level === POINT_LEVEL || cell.place === 'inside') finer.push(cell);
+      else {
+        split = true;
+        finer.push(...reaching(childrenOf(cell), test));
+      }
+      if (finer.length > CELLS_PER_CAP) return cells.map(nameOf);
+    }
+    if (!split) return cells.map(nameOf);
     cells = finer;
   }
+}
+
+/** Where a cell lies against a cap (`reaches`). */
+type Place = 'outside' | 'inside' | 'across';
+
+interface PlacedCell extends Cell {
+  readonly place: Place;
+}
+
+/** The cells that reach into the cap, each with its place. */
+function reaching(cells: Cell[], cap: CapTest): PlacedCell[] {
+  const placed: PlacedCell[] = [];
+  for (const cell of cells) {
+    const place = reaches(cell, cap);
+    if (place !== 'outside') placed.push({ ...cell, place });
+  }
+  return placed;
 }
 
 const cellIndex = (value: number, low: number, span: number, cells: number) =>
@@ -262,26 +284,66 @@ const MIN_CAP_LEVEL = 2;
 /** Slack on a cell's distance from a cap, in radians: above the arithmetic's error, as MARGIN_DEGREES. */
 const MARGIN_RADIANS = MARGIN_DEGREES / DEGREES;
 
+const RADIANS_PER_DEGREE = Math.PI / 180;
+
+/** `angleBetween` of two unit vectors given by their coordinates (no vectors made). */
+const angleOf = (ax: number, ay: number, az: number, bx: number, by: number, bz: number): number =>
+  Math.atan2(
+    Math.hypot(ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx),
+    ax * bx + ay * by + az * bz,
+  );
+
+/** A cap, with the cosine of its radius, which placing each cell asks for. */
+interface CapTest extends SphericalCap {
+  readonly cosRadius: number;
+}
+
 /**
  * Whether a cell lies wholly outside a cap, wholly inside it, or across its rim. Outside is told only when
  * certain (every point of the cell is farther from the cap's centre than its cell centre's distance less
- * the cell's reach to its farthest corner); inside may be missed, which only leaves a cell unsplit.
+ * the cell's reach to its farthest corner, a cell reaching as far to its west corners as to its east ones);
+ * inside may be missed or, by the rounding of a cosine, claimed at the rim, which only leaves a cell
+ * unsplit. A query places a hundred cells or more: the corners' and middle's unit vectors are made as
+ * `toUnitVector` makes them, each meridian's and parallel's cosine and sine worked out once, without
+ * arrays.
  */
-function reaches({ x, y, level }: Cell, cap: SphericalCap): 'outside' | 'inside' | 'across' {
+function reaches({ x, y, level }: Cell, cap: CapTest): Place {
   const width = 360 / 2 ** level;
   const height = 180 / 2 ** level;
   const west = -180 + x * width;
   const south = -90 + y * height;
-  const corners = [
-    toUnitVector([west, south]),
-    toUnitVector([west + width, south]),
-    toUnitVector([west, south + height]),
-    toUnitVector([west + width, south + height]),
-  ];
-  const middle = toUnitVector([west + width / 2, south + height / 2]);
-  const reach = Math.max(...corners.map((corner) => angleBetween(middle, corner)));
-  if (angleBetween(cap.center, middle) - reach > cap.radius + MARGIN_RADIANS) return 'outside';
-  return corners.every((corner) => angleBetween(cap.center, corner) < cap.radius) ? 'inside' : 'across';
+  const westRadians = west * RADIANS_PER_DEGREE;
+  const eastRadians = (west + width) * RADIANS_PER_DEGREE;
+  const middleRadians = (west + width / 2) * RADIANS_PER_DEGREE;
+  const southRadians = south * RADIANS_PER_DEGREE;
+  const northRadians = (south + height) * RADIANS_PER_DEGREE;
+  const parallelRadians = (south + height / 2) * RADIANS_PER_DEGREE;
+  const cosWest = Math.cos(westRadians);
+  const sinWest = Math.sin(westRadians);
+  const cosEast = Math.cos(eastRadians);
+  const sinEast = Math.sin(eastRadians);
+  const cosSouth = Math.cos(southRadians);
+  const sinSouth = Math.sin(southRadians);
+  const cosNorth = Math.cos(northRadians);
+  const sinNorth = Math.sin(northRadians);
+  const cosParallel = Math.cos(parallelRadians);
+  const middleX = cosParallel * Math.cos(middleRadians);
+  const middleY = cosParallel * Math.sin(middleRadians);
+  const middleZ = Math.sin(parallelRadians);
+  const reach = Math.max(
+    angleOf(middleX, middleY, middleZ, cosSouth * cosWest, cosSouth * sinWest, sinSouth),
+    angleOf(middleX, middleY, middleZ, cosNorth * cosWest, cosNorth * sinWest, sinNorth),
+  );
+  const [cx, cy, cz] = cap.center;
+  if (angleOf(cx, cy, cz, middleX, middleY, middleZ) - reach > cap.radius + MARGIN_RADIANS) return 'outside';
+  // Whether the corner at these cosines and sines is within the radius.
+  const { cosRadius } = cap;
+  return cosSouth * (cx * cosWest + cy * sinWest) + cz * sinSouth > cosRadius &&
+    cosSouth * (cx * cosEast + cy * sinEast) + cz * sinSouth > cosRadius &&
+    cosNorth * (cx * cosWest + cy * sinWest) + cz * sinNorth > cosRadius &&
+    cosNorth * (cx * cosEast + cy * sinEast) + cz * sinNorth > cosRadius
+    ? 'inside'
+    : 'across';
 }
 
 /** The quadrant digits of cell (x, y) at `level`, most significant first. */
