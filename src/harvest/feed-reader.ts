@@ -78,6 +78,8 @@ export async function* readFeed(
       } catch (error) {
         if (!(error instanceof NotOffered)) throw error;
         reading.warnings.push(`${at(path).href} answered ${error.status}: skipped (an optional endpoint)`);
+        // Not a list of none: a replace must not take the source's records of this type for gone.
+        yield { source: { file: at(path).href }, unreadList: type };
       }
     }
   } catch (error) {
@@ -158,7 +160,10 @@ async function* readServices(
  * The pages of a list, asked as the first of `askings` the feed does not refuse with a 400 on the first
  * page, and followed by the `total_pages` each gives, whatever `per_page` it honours; without one, until a
  * short or empty page. A list that cannot be trusted whole (an empty page before the last, the same page
- * again, or fewer or more items than the first page's `total_items`) makes the feed unreadable.
+ * again, an item given again on a later page, or fewer or more items than the first page's `total_items`)
+ * makes the feed unreadable. An item given twice is what paging by offset gives when a record moves in the
+ * list's order while it is read: another is then skipped, though the count is right. Its ids are kept to
+ * tell (~100 bytes each: a list of 100,000 takes ~10 MB while it is read).
  * `optional`: a first page answering that the list is not offered, or refusing every asking, throws
  * NotOffered.
  */
@@ -173,6 +178,7 @@ async function* pages(
   let firstSize = 0;
   let read = 0;
   let previous = '';
+  const given = new Set<string>();
   for (let number = 1; ; number++) {
     let url = list(number, asked);
     let answer = await client.get(url);
@@ -206,6 +212,16 @@ async function* pages(
     const ids = JSON.stringify(items.map((item) => (item as { id?: unknown }).id));
     if (ids === previous) throw new FeedUnreadable(url.href, 'the same page again: the list does not page');
     previous = ids;
+    for (const item of items) {
+      const id = (item as { id?: unknown }).id;
+      if (typeof id !== 'string') continue;
+      if (given.has(id))
+        throw new FeedUnreadable(
+          url.href,
+          `item ${JSON.stringify(id)} again on page ${number}: the list changed while it was read (another may have been skipped)`,
+        );
+      given.add(id);
+    }
     read += items.length;
     yield { url: url.href, items };
     if (total !== undefined ? number >= total : items.length < firstSize) break;

@@ -229,6 +229,7 @@ async function runLeased(
   const startedAt = now();
   if (lease) await retryingOutages(options.outages, () => sourceLoadStarted(db, source, startedAt));
   let notices = 0;
+  const unreadLists = new Set<RecordType>();
   const { outages } = options;
   // Skipping records given again unchanged relies on documents being up to date with the rows: not when
   // changes left pending could not be applied (nor, in a dry run, which applies none, when any are left).
@@ -302,6 +303,10 @@ async function runLeased(
   };
   try {
     for await (const input of records) {
+      if (input.unreadList !== undefined) {
+        unreadLists.add(input.unreadList);
+        continue;
+      }
       if (input.notice !== undefined) {
         notices += 1;
         addWarnings(report, [`${describeSource(input.source)}: ${input.notice}`]);
@@ -322,7 +327,7 @@ async function runLeased(
           : undefined;
       report.replace = await replaceMissing(
         db,
-        { lease, pending, seen, source, report, now, outages, had: sourceHad!, doubt },
+        { lease, pending, seen, source, report, now, outages, had: sourceHad!, doubt, unreadLists },
         options.replace!,
       );
     }
@@ -609,6 +614,8 @@ interface ReplaceContext {
   had: number;
   /** Why the input cannot be trusted whole, though no record was rejected. */
   doubt: string | undefined;
+  /** Types whose list the input did not give: none of theirs is deleted. */
+  unreadLists: ReadonlySet<RecordType>;
 }
 
 /**
@@ -621,11 +628,11 @@ interface ReplaceContext {
  */
 async function replaceMissing(
   db: Db,
-  { lease, pending, seen, source, report, now, outages, had, doubt }: ReplaceContext,
+  { lease, pending, seen, source, report, now, outages, had, doubt, unreadLists }: ReplaceContext,
   { force = false, maxMissingShare = DEFAULT_MAX_MISSING_SHARE, tombstoneDays }: ReplaceOptions,
 ): Promise<ReplaceOutcome> {
   const step = <T>(work: () => Promise<T>) => retryingOutages(outages, work);
-  const plan = await step(() => planReplace(db, source, seen));
+  const plan = await step(() => planReplace(db, source, seen, unreadLists));
   const outcome = outcomeOf(plan, had);
   const refusal =
     report.rejected > 0

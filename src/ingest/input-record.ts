@@ -30,6 +30,11 @@ export interface InputRecord {
   error?: string;
   /** Not a record but something about the input the report should tell (a table left unread). */
   notice?: string;
+  /**
+   * Not a record: the input's list of this type was not read (a feed's optional endpoint answering that it
+   * is not offered), so a replace takes none of the source's records of this type for missing.
+   */
+  unreadList?: RecordType;
 }
 
 export function describeSource(source: RecordSource): string {

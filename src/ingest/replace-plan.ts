@@ -62,7 +62,16 @@ const CHUNK = 1_000;
 /** Candidates whose references are looked up at once. */
 const LOOKUPS_AT_ONCE = 32;
 
-export async function planReplace(db: Db, source: string, seen: SeenRecords): Promise<ReplacePlan> {
+/**
+ * `unread`: the types whose list the input did not give (a feed's optional endpoint it does not serve):
+ * none of the source's records of those types is missing, nor goes with what is deleted.
+ */
+export async function planReplace(
+  db: Db,
+  source: string,
+  seen: SeenRecords,
+  unread: ReadonlySet<EntityType> = new Set(),
+): Promise<ReplacePlan> {
   const plan: ReplacePlan = { missing: 0, deletions: new Map(), released: new Map() };
   const deleted = new Set<string>();
   const remove = (entity: EntityType, id: string) => {
@@ -73,6 +82,7 @@ export async function planReplace(db: Db, source: string, seen: SeenRecords): Pr
   const candidates = new Map<string, { entity: EntityType; id: string; ours: boolean }>();
 
   for (const entity of entityTypes) {
+    if (unread.has(entity)) continue;
     const rows = db
       .collection<{ _id: string; _sources: string[] }>(rowCollection(entity))
       .find({ [SOURCES]: source }, { projection: { [SOURCES]: 1 } });
@@ -94,7 +104,7 @@ export async function planReplace(db: Db, source: string, seen: SeenRecords): Pr
   for (;;) {
     for (const found of await ownedAndReferred(db, frontier)) {
       const key = entityKey(found.entity, found.id);
-      if (deleted.has(key) || candidates.has(key)) continue;
+      if (deleted.has(key) || candidates.has(key) || unread.has(found.entity)) continue;
       if (!keptWhileReferred(found.entity)) remove(found.entity, found.id);
       else candidates.set(key, { ...found, ours: false });
     }

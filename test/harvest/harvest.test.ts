@@ -176,6 +176,71 @@ describe('harvesting a feed of the required endpoints only', () => {
     }
   });
 
+  it('replaces what a feed dropped, but reads a list that repeats an item as untrustworthy and a list not offered as unread', async () => {
+    const { app, db } = await freshApp();
+    const terms = [
+      { id: '8b3a0bd6-93c7-4d1e-9d43-1f0c3b1f0a11', name: 'Food', description: 'Food.' },
+      { id: '8b3a0bd6-93c7-4d1e-9d43-1f0c3b1f0a12', name: 'Housing', description: 'Housing.' },
+    ];
+    const feed = { services: generated, shifted: false, termsOffered: true };
+    const server = createServer((request, response) => {
+      const url = new URL(request.url!, 'http://feed');
+      const send = (status: number, body: unknown) => {
+        response.writeHead(status, { 'Content-Type': 'application/json' });
+        response.end(JSON.stringify(body));
+      };
+      if (url.pathname === '/') return send(200, { version: '3.0' });
+      const page = Number(url.searchParams.get('page'));
+      const paged = (items: unknown[]) => {
+        const contents = items.slice((page - 1) * 4, page * 4);
+        // Paging by offset while a record moves up the order: page 2 opens with page 1's last item.
+        if (feed.shifted && page === 2) contents[0] = items[3];
+        return { total_items: items.length, total_pages: Math.ceil(items.length / 4), contents };
+      };
+      if (url.pathname === '/services') {
+        if (url.searchParams.get('format') === 'ndjson') return send(400, { error: 'no such format' });
+        return send(200, paged(feed.services));
+      }
+      if (url.pathname === '/taxonomy_terms' && feed.termsOffered) return send(200, paged(terms));
+      send(404, {});
+    });
+    const base = await listening(server);
+    const status = async (path: string) => (await fetch(`${app.url}${path}`)).status;
+    try {
+      const first = await harvest(db, base, { source: 'shifting' });
+      expect(first.byType).toMatchObject({
+        service: { inserted: 30, rejected: 0 },
+        taxonomy_term: { rejected: 0 },
+      });
+      const skipped = generated[4]!.id as string;
+
+      // Page 2 repeats page 1's last service and skips the one it should open with: the count is right,
+      // the list is not, and a replace deletes nothing.
+      feed.shifted = true;
+      const shifted = await harvest(db, base, { source: 'shifting', replace: {} });
+      expect(shifted.harvest.unreadable).toMatch(/again on page 2: the list changed while it was read/);
+      expect(shifted.replace?.refused).toMatch(/rejected or could not be read/);
+      expect(await status(`/services/${skipped}`)).toBe(200);
+
+      // The terms' list answers 404 and a service is dropped: the service goes, the terms (which no
+      // service shows) stay, as a list not read is not a list of none.
+      feed.shifted = false;
+      feed.termsOffered = false;
+      const dropped = generated[29]!.id as string;
+      feed.services = generated.slice(0, 29);
+      const replaced = await harvest(db, base, { source: 'shifting', replace: {} });
+      expect(replaced.harvest.unreadable).toBeUndefined();
+      expect(replaced.harvest.warnings).toEqual(
+        expect.arrayContaining([expect.stringMatching(/taxonomy_terms answered 404: skipped/)]),
+      );
+      expect(replaced.replace?.refused).toBeUndefined();
+      expect(await status(`/services/${dropped}`)).toBe(410);
+      for (const term of terms) expect(await status(`/taxonomy_terms/${term.id}`)).toBe(200);
+    } finally {
+      server.close();
+    }
+  });
+
   it('asks a strict feed less on its optional lists, and skips one that refuses every asking', async () => {
     const { db } = await freshApp();
     const asked: string[] = [];
