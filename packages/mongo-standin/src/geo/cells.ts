@@ -186,8 +186,9 @@ function withMargin({ west, east, south, north }: Bounds): Bounds[] {
 export function queryCells({ bounds, cap }: Area): string[] {
   const covering = coveringCells(bounds, CELLS_PER_QUERY);
   if (!cap || covering.some((cell) => cell.level < MIN_CAP_LEVEL)) return covering.map(nameOf);
-  const test: CapTest = { ...cap, cosRadius: Math.cos(cap.radius) };
-  let cells = reaching(covering, test);
+  const test: CapTest = { center: cap.center, radius: cap.radius, cosRadius: Math.cos(cap.radius) };
+  let cells: PlacedCell[] = [];
+  for (const { x, y, level } of covering) placing(x, y, level, test, cells);
   for (;;) {
     // Each cell's place against the cap is worked out once, when the cell is made.
     const finer: PlacedCell[] = [];
@@ -196,7 +197,11 @@ export function queryCells({ bounds, cap }: Area): string[] {
       if (cell.level === POINT_LEVEL || cell.place === 'inside') finer.push(cell);
       else {
         split = true;
-        finer.push(...reaching(childrenOf(cell), test));
+        for (let quadrant = 0; quadrant < 4; quadrant++) {
+          const x = 2 * cell.x + (quadrant & 1);
+          const y = 2 * cell.y + (quadrant >> 1);
+          placing(x, y, cell.level + 1, test, finer);
+        }
       }
       if (finer.length > CELLS_PER_CAP) return cells.map(nameOf);
     }
@@ -212,14 +217,10 @@ interface PlacedCell extends Cell {
   readonly place: Place;
 }
 
-/** The cells that reach into the cap, each with its place. */
-function reaching(cells: Cell[], cap: CapTest): PlacedCell[] {
-  const placed: PlacedCell[] = [];
-  for (const cell of cells) {
-    const place = reaches(cell, cap);
-    if (place !== 'outside') placed.push({ ...cell, place });
-  }
-  return placed;
+/** Adds cell (x, y) of `level` to `cells` with its place, unless it lies outside the cap. */
+function placing(x: number, y: number, level: number, cap: CapTest, cells: PlacedCell[]): void {
+  const place = reaches(x, y, level, cap);
+  if (place !== 'outside') cells.push({ x, y, level, place });
 }
 
 const cellIndex = (value: number, low: number, span: number, cells: number) =>
@@ -269,13 +270,6 @@ function coveringCells(bounds: readonly Bounds[], most: number): Cell[] {
 
 const nameOf = ({ x, y, level }: Cell): string => cellName(x, y, level);
 
-const childrenOf = ({ x, y, level }: Cell): Cell[] =>
-  [0, 1, 2, 3].map((quadrant) => ({
-    x: 2 * x + (quadrant & 1),
-    y: 2 * y + (quadrant >> 1),
-    level: level + 1,
-  }));
-
 /**
  * Cells of this level or finer span at most 90° of longitude, where a cell's farthest points from its
  * centre are its corners (what `reaches` assumes); a query with coarser cells keeps them all.
@@ -307,7 +301,7 @@ interface CapTest extends SphericalCap {
  * `toUnitVector` makes them, each meridian's and parallel's cosine and sine worked out once, without
  * arrays.
  */
-function reaches({ x, y, level }: Cell, cap: CapTest): Place {
+function reaches(x: number, y: number, level: number, cap: CapTest): Place {
   const width = 360 / 2 ** level;
   const height = 180 / 2 ** level;
   const west = -180 + x * width;
