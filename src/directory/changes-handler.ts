@@ -93,7 +93,8 @@ function parseQuery(query: Context['query'], lastEventId: string) {
   if (cursor === undefined) return { limit: parsed.data.limit };
   const after = parseCursor(cursor);
   if (!after) {
-    if (resumed) throw new HttpProblem(400, 'Last-Event-ID is not a cursor of this feed.');
+    // A header, and so a parameter in OpenAPI's terms (`in: header`), named as such.
+    if (resumed) throw invalidParameter('Last-Event-ID', 'is not a cursor this feed gave');
     throw invalidParameter('after', 'must be a cursor this feed gave (a line’s `cursor`)');
   }
   return { after, limit: parsed.data.limit };

@@ -8,7 +8,7 @@ export const queryInteger = (min: number, max: number) =>
   z.preprocess(
     (value) => (typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value),
     z
-      .int({ error: 'must be an integer' })
+      .int({ error: 'must be an integer', abort: true })
       .min(min, `must be at least ${min}`)
       .max(max, `must be at most ${max}`),
   );

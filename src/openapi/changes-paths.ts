@@ -24,7 +24,8 @@ export function changesPaths() {
           'is served of a record changed (a re-import that changes nothing adds none), a `delete` when a ' +
           'record is no longer served. An organization’s `services` are its services’ ids: it is upserted ' +
           'when a service joins or leaves it. A record keeps only its latest change, so the feed read ' +
-          'from its start lists each record served now (once; twice at most after a crash), and the ' +
+          'from its start lists each record served now (once; twice at most after a crash, or when it was ' +
+          'deleted and loaded again: its delete, then its upsert), and the ' +
           'deletions of the last HSDS_TOMBSTONE_DAYS days. To keep a copy: read from the start, then ' +
           'pass the last line’s `cursor` as `after`, again and again; an empty answer means the copy is ' +
           'up to date. A change is in the feed once its record is served as it says: on `upsert`, fetch ' +

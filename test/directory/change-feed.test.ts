@@ -366,7 +366,9 @@ describe('GET /changes as server-sent events', () => {
     const { app, db } = await freshApp();
     await load(db, [S1]);
     const headers = (id: string) => ({ headers: { Accept: 'text/event-stream', 'Last-Event-ID': id } });
-    await problem(app, '', 400, headers('yesterday'));
+    expect(await problem(app, '', 400, headers('yesterday'))).toMatchObject({
+      errors: [{ parameter: 'Last-Event-ID', message: 'is not a cursor this feed gave' }],
+    });
     await problem(app, '', 410, headers('00000000.999999'));
   });
 

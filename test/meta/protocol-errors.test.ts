@@ -27,6 +27,8 @@ describe('the management and meta protocols', () => {
   it.each([
     ['per_page=0', "Invalid parameters: 'per_page' must be at least 1."],
     ['page=x', "Invalid parameters: 'page' must be an integer."],
+    // Past the safe integers: one fault, not its range's too.
+    ['page=99999999999999999999', "Invalid parameters: 'page' must be an integer."],
     ['page=1&page=2', "Invalid parameters: 'page' must be given once."],
   ])('word a malformed list parameter (%s) alike', async (query, message) => {
     const answers = await Promise.all(
