@@ -64,7 +64,9 @@ const LOOKUPS_AT_ONCE = 32;
 
 /**
  * `unread`: the types whose list the input did not give (a feed's optional endpoint it does not serve):
- * none of the source's records of those types is missing, nor goes with what is deleted.
+ * none of the source's own records of those types (loaded from such a list before) is missing. What only
+ * records nested (an organization a feed without `/organizations` showed in its services) still goes with
+ * the records that showed it.
  */
 export async function planReplace(
   db: Db,
@@ -104,7 +106,7 @@ export async function planReplace(
   for (;;) {
     for (const found of await ownedAndReferred(db, frontier)) {
       const key = entityKey(found.entity, found.id);
-      if (deleted.has(key) || candidates.has(key) || unread.has(found.entity)) continue;
+      if (deleted.has(key) || candidates.has(key)) continue;
       if (!keptWhileReferred(found.entity)) remove(found.entity, found.id);
       else candidates.set(key, { ...found, ours: false });
     }

@@ -12,7 +12,7 @@ import { harvest } from '../../src/harvest/harvest.ts';
 import type { Json } from '../../src/json.ts';
 import { appsOnOneServer, type TestApp } from '../support/app.ts';
 import { importLines } from '../support/import.ts';
-import { listening, requiredOnlyFeed } from '../support/fake-feed.ts';
+import { listening, requiredOnlyFeed, sendJson } from '../support/fake-feed.ts';
 
 const RESOURCES = ['services', 'organizations', 'service_at_locations', 'taxonomies', 'taxonomy_terms'];
 
@@ -150,10 +150,7 @@ describe('harvesting a feed of the required endpoints only', () => {
     let ignorePaging = false;
     const feed = createServer((request, response) => {
       const url = new URL(request.url!, 'http://feed');
-      const send = (status: number, body: unknown) => {
-        response.writeHead(status, { 'Content-Type': 'application/json' });
-        response.end(JSON.stringify(body));
-      };
+      const send = (status: number, body: unknown) => sendJson(response, status, body);
       if (url.pathname === '/api/') return send(200, { version: '3.0' });
       if (url.pathname !== '/api/services') return send(404, {});
       if (url.searchParams.get('format') === 'ndjson') return send(400, { error: 'no such format' });
@@ -185,10 +182,7 @@ describe('harvesting a feed of the required endpoints only', () => {
     const feed = { services: generated, shifted: false, termsOffered: true };
     const server = createServer((request, response) => {
       const url = new URL(request.url!, 'http://feed');
-      const send = (status: number, body: unknown) => {
-        response.writeHead(status, { 'Content-Type': 'application/json' });
-        response.end(JSON.stringify(body));
-      };
+      const send = (status: number, body: unknown) => sendJson(response, status, body);
       if (url.pathname === '/') return send(200, { version: '3.0' });
       const page = Number(url.searchParams.get('page'));
       const paged = (items: unknown[]) => {
@@ -236,6 +230,13 @@ describe('harvesting a feed of the required endpoints only', () => {
       expect(replaced.replace?.refused).toBeUndefined();
       expect(await status(`/services/${dropped}`)).toBe(410);
       for (const term of terms) expect(await status(`/taxonomy_terms/${term.id}`)).toBe(200);
+      // What only the dropped service showed goes with it, its list unread or not: its organization (the
+      // feed has no /organizations), which no other service shows.
+      const organization = (generated[29]!.organization as Json).id as string;
+      expect(generated.slice(0, 29).map((service) => (service.organization as Json).id)).not.toContain(
+        organization,
+      );
+      expect(await status(`/organizations/${organization}`)).toBe(410);
     } finally {
       server.close();
     }
@@ -251,10 +252,7 @@ describe('harvesting a feed of the required endpoints only', () => {
     const feed = createServer((request, response) => {
       const url = new URL(request.url!, 'http://feed');
       asked.push(`${url.pathname}${url.search}`);
-      const send = (status: number, body: unknown) => {
-        response.writeHead(status, { 'Content-Type': 'application/json' });
-        response.end(JSON.stringify(body));
-      };
+      const send = (status: number, body: unknown) => sendJson(response, status, body);
       const onlyPage = [...url.searchParams.keys()].every((name) => name === 'page');
       if (url.pathname === '/') return send(200, { version: '3.0' });
       if (url.pathname === '/services') {

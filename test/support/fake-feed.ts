@@ -3,8 +3,19 @@
  * REQUIRES, its own paging limit, and faults injected once each.
  */
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { Json } from '../../src/json.ts';
+
+/** Answers a feed's request with a JSON body. */
+export function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  response.writeHead(status, { 'Content-Type': 'application/json', ...headers });
+  response.end(JSON.stringify(body));
+}
 
 /**
  * The feed of `services`: `/` and `/services` (at most 7 a page, list items without their nested lists),
@@ -19,10 +30,8 @@ export function requiredOnlyFeed(services: Json[], seen: { headers: string[] }) 
   return createServer((request, response) => {
     seen.headers.push(String(request.headers.authorization));
     const url = new URL(request.url!, 'http://feed');
-    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
-      response.writeHead(status, { 'Content-Type': 'application/json', ...headers });
-      response.end(JSON.stringify(body));
-    };
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+      sendJson(response, status, body, headers);
     if (url.pathname === '/') return send(200, { version: '3.0.1', profile: 'https://example.org' });
     if (url.pathname === '/services') {
       const perPage = Math.min(Number(url.searchParams.get('per_page') ?? 50), 7);
