@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import { koaBody } from 'koa-body';
 import { HttpProblem } from './problem.ts';
+import { refuseOtherCharsets } from './utf8-charset.ts';
 
 /** The body types taken as JSON, by the check and the parser alike (koa-body's own list is narrower). */
 const JSON_TYPES = ['json', '+json'];
@@ -49,6 +50,7 @@ export function jsonBody(limitBytes: number): Middleware {
     if (hasBody && !ctx.is(JSON_TYPES)) {
       throw new HttpProblem(415, 'The request body must be application/json.');
     }
+    if (hasBody) refuseOtherCharsets(ctx);
     return parse(ctx, next);
   };
 }

@@ -11,6 +11,7 @@ import { noStore } from '../http/no-store.ts';
 import { writesAfterIndexes } from '../http/writes-after-indexes.ts';
 import { HttpProblem, invalidParameter } from '../http/problem.ts';
 import { refuseRepeated } from '../http/repeated-parameters.ts';
+import { refuseOtherCharsets } from '../http/utf8-charset.ts';
 import { describeCall } from '../meta/call-description.ts';
 import { MetaEntries } from '../meta/entries.ts';
 import type { ProtocolDependencies } from '../protocols.ts';
@@ -152,11 +153,7 @@ async function receiveBody(ctx: Context, config: Config): Promise<ReceivedBody> 
   if (encoding !== '' && encoding !== 'identity') {
     throw new HttpProblem(415, 'Compressed request bodies are not accepted; send the body uncompressed.');
   }
-  // JSON and NDJSON are UTF-8 (RFC 8259); a body in another charset would only read as invalid JSON.
-  const charset = ctx.request.charset.toLowerCase();
-  if (charset !== '' && !UTF8_CHARSETS.has(charset)) {
-    throw new HttpProblem(415, `The request body must be UTF-8; its charset is ${charset}.`);
-  }
+  refuseOtherCharsets(ctx);
   const type = ctx.request.type.toLowerCase();
   if (JSON_TYPES.has(type)) {
     const limit = Math.min(config.importBodyLimitBytes, config.importJsonLimitBytes);
@@ -199,9 +196,6 @@ async function receiveBody(ctx: Context, config: Config): Promise<ReceivedBody> 
       'application/x-ndjson or application/jsonl (a record a line).',
   );
 }
-
-/** Charsets a UTF-8 body may be labelled with (ASCII is a subset of it). */
-const UTF8_CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii']);
 
 /** File system failures that say the data directory cannot take the upload (not the request's fault). */
 const STORAGE_FAILURES = new Set(['EACCES', 'EPERM', 'ENOTDIR', 'EROFS', 'ENOSPC', 'EDQUOT', 'EISDIR']);

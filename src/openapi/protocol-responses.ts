@@ -20,7 +20,8 @@ export const protocolResponseComponents = {
   Conflict: problem('The id or login is already taken; `errors` names the field.'),
   ProtocolPayloadTooLarge: problem('The body is larger than the limit (HSDS_BODY_LIMIT_BYTES).'),
   UnsupportedMediaType: problem(
-    'The body is not application/json, or is compressed otherwise than with gzip, deflate or br.',
+    'The body is not application/json, is labelled with a charset other than UTF-8, or is compressed ' +
+      'otherwise than with gzip, deflate or br.',
   ),
   ImportTooLarge: problem('The body is larger than the import limit (HSDS_IMPORT_BODY_LIMIT_BYTES).'),
   ImportTimeout: {

@@ -72,8 +72,8 @@ export const responseComponents = {
   ),
   PayloadTooLarge: problem('The body is larger than the limit (HSDS_BODY_LIMIT_BYTES).'),
   NotJson: problem(
-    'The body is not JSON (`application/json` or another `+json` type), or is compressed otherwise than ' +
-      'with gzip, deflate or br.',
+    'The body is not JSON (`application/json` or another `+json` type), is labelled with a charset ' +
+      'other than UTF-8, or is compressed otherwise than with gzip, deflate or br.',
   ),
   Unavailable: {
     ...problem(

@@ -326,6 +326,35 @@ describe('real responses of the running app', () => {
     }
   });
 
+  it('refuse (415) a JSON body labelled with a charset other than UTF-8, on every protocol, storing nothing', async () => {
+    const auth = `Basic ${Buffer.from(`${ADMIN.login}:${ADMIN.code}`).toString('base64')}`;
+    // "José" in Windows-1252: read as UTF-8, its é would be stored as U+FFFD.
+    const latin1 = Buffer.from(
+      '{"login":"jose1","name":"Jos\xe9","email":"","code":"josejosejose12"}',
+      'latin1',
+    );
+    for (const path of [`${PREFIX}/users/`, '/meta/', '/services']) {
+      const response = await fetch(`${app.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': 'application/json; charset=windows-1252' },
+        body: latin1,
+      });
+      expect(response.status, path).toBe(415);
+      expect(await response.json(), path).toMatchObject({
+        detail: 'The request body must be UTF-8; its charset is windows-1252.',
+      });
+    }
+    const { body } = await app.admin('GET', `${PREFIX}/users/?queries=login:jose1`);
+    expect(body.contents).toEqual([]);
+    // Labelled UTF-8 (in any case) or not labelled, a body is read.
+    const response = await fetch(`${app.url}/services`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=UTF-8' },
+      body: '{"per_page": 1}',
+    });
+    expect(response.status).toBe(200);
+  });
+
   it('records the administrator as the documented User, empty email and all', async () => {
     const { body } = await app.admin('GET', `${PREFIX}/users/?queries=login:${ADMIN.login}`);
     expect(body.contents).toHaveLength(1);
