@@ -307,6 +307,10 @@ async function runLeased(
         unreadLists.add(input.unreadList);
         continue;
       }
+      if (input.remark !== undefined) {
+        addWarnings(report, [`${describeSource(input.source)}: ${input.remark}`]);
+        continue;
+      }
       if (input.notice !== undefined) {
         notices += 1;
         addWarnings(report, [`${describeSource(input.source)}: ${input.notice}`]);

@@ -31,6 +31,11 @@ export interface InputRecord {
   /** Not a record but something about the input the report should tell (a table left unread). */
   notice?: string;
   /**
+   * Not a record: something the report should tell that casts no doubt on the input being whole (HSDS's
+   * table describing a package's tables, not read), unlike a `notice`.
+   */
+  remark?: string;
+  /**
    * Not a record: the input's list of this type was not read (a feed's optional endpoint answering that it
    * is not offered), so a replace takes none of the source's records of this type for missing.
    */

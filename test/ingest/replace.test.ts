@@ -4,6 +4,9 @@
  * any more; another source's records are never touched; a rejected record, or too much missing unforced,
  * deletes nothing; a dry run says what it would delete; a replace stopped part-way is finished.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Db } from 'mongodb';
 import { importRecords } from '../../src/ingest/import.ts';
 import type { InputRecord } from '../../src/ingest/input-record.ts';
@@ -13,6 +16,7 @@ import { recordPending } from '../../src/ingest/pending.ts';
 import { planReplace } from '../../src/ingest/replace-plan.ts';
 import { deleteRows, deletionChanges } from '../../src/ingest/replace.ts';
 import { SeenRecords } from '../../src/ingest/seen-records.ts';
+import { readTabularPackage } from '../../src/ingest/sources/tabular.ts';
 import { importLines, servedRecord, storedDirectory } from '../support/import.ts';
 import { randomDatabaseName, startTestDatabase, type TestDatabase } from '../support/database.ts';
 
@@ -327,6 +331,40 @@ describe('a replace, with what records nest and what the load adds', () => {
     expect(
       (await db.collection(rowCollection('service')).findOne({ _id: S3.id as never }))?._sources,
     ).toEqual(['county', 'state']);
+  });
+
+  it("deletes what the input left out when all it did not read is HSDS's table of table descriptions", async () => {
+    const db = await loaded([S1, S2, S3]);
+    const dir = await mkdtemp(join(tmpdir(), 'replace-package-'));
+    const table = (name: string, path: string, fields: string[]) => ({
+      name,
+      path,
+      schema: { fields: fields.map((field) => ({ name: field, type: 'string' })) },
+    });
+    await writeFile(
+      join(dir, 'datapackage.json'),
+      JSON.stringify({
+        resources: [
+          table('service', 'services.csv', ['id', 'name', 'status']),
+          table('meta_table_description', 'meta_table_descriptions.csv', ['id', 'name']),
+        ],
+      }),
+    );
+    await writeFile(join(dir, 'services.csv'), `id,name,status\n${S1.id},${S1.name},active\n`);
+    await writeFile(join(dir, 'meta_table_descriptions.csv'), 'id,name\n1,services\n');
+    try {
+      const report = await importRecords(db, readTabularPackage(dir), {
+        source: 'county',
+        replace: { force: true },
+        now: NOW,
+      });
+      expect(report.warnings).toContainEqual(expect.stringMatching(/describes the package's tables/));
+      expect(report.replace?.refused).toBeUndefined();
+      expect(await exists(db, 'services', S2.id)).toBe(false);
+      expect(await exists(db, 'services', S1.id)).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('deletes nothing when part of the input was left unread', async () => {

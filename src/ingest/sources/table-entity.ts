@@ -29,3 +29,12 @@ export function entityOfTable(resourceName: string | undefined, file: string): E
   }
   return undefined;
 }
+
+/** HSDS's own table describing the package's tables (`meta_table_descriptions.csv`): no records of a directory. */
+const DESCRIPTION_TABLES = new Set(['meta_table_description', 'meta_table_descriptions']);
+
+/** Whether a table is HSDS's description of the package's tables, by resource name or file name. */
+export const isTableDescriptions = (resourceName: string | undefined, file: string): boolean =>
+  [resourceName, basename(file, extname(file))].some(
+    (name) => name !== undefined && DESCRIPTION_TABLES.has(name.toLowerCase()),
+  );

@@ -4,7 +4,7 @@ import type { EntityType } from '../../hsds/entities.ts';
 import type { InputRecord } from '../input-record.ts';
 import { CsvSyntaxError, csvRecords } from '../../csv.ts';
 import { readDataPackage, type PackageTable } from './data-package.ts';
-import { entityOfTable } from './table-entity.ts';
+import { entityOfTable, isTableDescriptions } from './table-entity.ts';
 import { convertCell, type TableField } from './table-field.ts';
 import { invalidUtf8At, refusingWideEncodings, Utf8StreamCheck, WideEncodingError } from './utf8.ts';
 
@@ -18,8 +18,10 @@ const loadOrder = (entity: EntityType | undefined) =>
  * The HSDS tabular form: a Data Package folder (or its `datapackage.json`) of CSV tables, one per entity.
  * Yields one tabular-form row (`entity` set) per CSV data row, typed by the package's table schemas and
  * streamed table by table. What cannot be read is yielded as an error for the report: a whole unreadable
- * table once, a bad row on its own. A table of no entity we store (HSDS's `meta_table_description`, or not
- * HSDS at all) is no bad record: a notice says it was not read.
+ * table once, a bad row on its own. A table of no entity we store is no bad record: HSDS's
+ * `meta_table_description` is told of with a remark (it holds no directory records: a replace still
+ * deletes what the package left out); any other with a notice (it may hold records under a name we do not
+ * know: a replace then deletes nothing).
  */
 export async function* readTabularPackage(path: string): AsyncGenerator<InputRecord> {
   const descriptorFile = basename(path) === DATA_PACKAGE_FILE ? path : join(path, DATA_PACKAGE_FILE);
@@ -33,10 +35,15 @@ export async function* readTabularPackage(path: string): AsyncGenerator<InputRec
     .sort((a, b) => loadOrder(a.entity) - loadOrder(b.entity));
   for (const { table, entity } of tables) {
     if ('error' in table) yield { source: { file: table.file }, error: table.error };
+    else if (entity === undefined && isTableDescriptions(table.name, table.file))
+      yield { source: { file: table.file }, remark: descriptionsTable(table) };
     else if (entity === undefined) yield { source: { file: table.file }, notice: unknownTable(table) };
     else yield* readTable(table, entity);
   }
 }
+
+const descriptionsTable = (table: PackageTable) =>
+  `table ${table.name ?? basename(table.file)} holds no HSDS entity this server stores (it describes the package's tables); its rows were not read`;
 
 const unknownTable = (table: PackageTable) =>
   `table ${table.name ?? basename(table.file)} holds no HSDS entity this server stores; its rows were not read`;
