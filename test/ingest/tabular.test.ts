@@ -215,6 +215,8 @@ const SERVICE_C = 'a0000000-0000-4000-8000-000000000003';
 const TAXONOMY = 'b0000000-0000-4000-8000-000000000001';
 
 const field = (name: string, type = 'string') => ({ name, type });
+/** Fields of type string, by name. */
+const strings = (...names: string[]) => names.map((name) => field(name));
 const resource = (name: string, path: string, fields: object[], extra: object = {}) => ({
   name,
   path,
@@ -564,6 +566,9 @@ describe('importing a tabular-form package', () => {
   let testDatabase: TestDatabase;
   let database: Database;
   let db: Db;
+  /** Imports a package of these tables, written from these files' texts. */
+  const loadPackage = async (tables: object[], files: Record<string, string>) =>
+    importRecords(db, readTabularPackage(await writePackage(tables, files)));
 
   beforeAll(async () => {
     testDatabase = await startTestDatabase();
@@ -706,29 +711,17 @@ describe('importing a tabular-form package', () => {
     const SERVICE = 'c0000000-0000-4000-8000-000000000011';
     const PROGRAM = 'c0000000-0000-4000-8000-000000000012';
     const PAIRING = 'c0000000-0000-4000-8000-000000000013';
-    const load = async (tables: object[], files: Record<string, string>) =>
-      importRecords(db, readTabularPackage(await writePackage(tables, files)));
-    const first = await load(
+    const first = await loadPackage(
       [
-        resource('organization', 'organizations.csv', [field('id'), field('name'), field('description')]),
-        resource('program', 'programs.csv', [
-          field('id'),
-          field('organization_id'),
-          field('name'),
-          field('description'),
-        ]),
-        resource('service', 'services.csv', [
-          field('id'),
-          field('program_id'),
-          field('name'),
-          field('status'),
-        ]),
-        resource('location', 'locations.csv', [field('id'), field('location_type'), field('name')]),
-        resource('service_at_location', 'service_at_locations.csv', [
-          field('id'),
-          field('service_id'),
-          field('location_id'),
-        ]),
+        resource('organization', 'organizations.csv', strings('id', 'name', 'description')),
+        resource('program', 'programs.csv', strings('id', 'organization_id', 'name', 'description')),
+        resource('service', 'services.csv', strings('id', 'program_id', 'name', 'status')),
+        resource('location', 'locations.csv', strings('id', 'location_type', 'name')),
+        resource(
+          'service_at_location',
+          'service_at_locations.csv',
+          strings('id', 'service_id', 'location_id'),
+        ),
       ],
       {
         'organizations.csv': `id,name,description\n${ORGANIZATION},Harbor,Food\n`,
@@ -745,14 +738,14 @@ describe('importing a tabular-form package', () => {
     };
     expect(await servedRecord(db, 'services', SERVICE)).toMatchObject(shown);
     // Given again by tables without those columns: renamed, still showing its program and location.
-    const report = await load(
+    const report = await loadPackage(
       [
-        resource('service', 'services.csv', [field('id'), field('name'), field('status')]),
-        resource('service_at_location', 'service_at_locations.csv', [
-          field('id'),
-          field('service_id'),
-          field('description'),
-        ]),
+        resource('service', 'services.csv', strings('id', 'name', 'status')),
+        resource(
+          'service_at_location',
+          'service_at_locations.csv',
+          strings('id', 'service_id', 'description'),
+        ),
       ],
       {
         'services.csv': `id,name,status\n${SERVICE},Meals (renamed),active\n`,
@@ -775,22 +768,14 @@ describe('importing a tabular-form package', () => {
     const NARROWER = 'c0000000-0000-4000-8000-000000000022';
     const PARENT = 'c0000000-0000-4000-8000-000000000023';
     const CHILD = 'c0000000-0000-4000-8000-000000000024';
-    const load = async (tables: object[], files: Record<string, string>) =>
-      importRecords(db, readTabularPackage(await writePackage(tables, files)));
-    const first = await load(
+    const first = await loadPackage(
       [
-        resource('taxonomy_term', 'taxonomy_terms.csv', [
-          field('id'),
-          field('name'),
-          field('description'),
-          field('parent_id'),
-        ]),
-        resource('organization', 'organizations.csv', [
-          field('id'),
-          field('name'),
-          field('description'),
-          field('parent_organization_id'),
-        ]),
+        resource('taxonomy_term', 'taxonomy_terms.csv', strings('id', 'name', 'description', 'parent_id')),
+        resource(
+          'organization',
+          'organizations.csv',
+          strings('id', 'name', 'description', 'parent_organization_id'),
+        ),
       ],
       {
         'taxonomy_terms.csv': `id,name,description,parent_id\n${BROADER},Food,Food,\n${NARROWER},Meals,Meals,${BROADER}\n`,
@@ -799,10 +784,10 @@ describe('importing a tabular-form package', () => {
     );
     expect(first).toMatchObject({ rejected: 0 });
     // Given again by tables without those columns: renamed, still under their parents.
-    const report = await load(
+    const report = await loadPackage(
       [
-        resource('taxonomy_term', 'taxonomy_terms.csv', [field('id'), field('name'), field('description')]),
-        resource('organization', 'organizations.csv', [field('id'), field('name'), field('description')]),
+        resource('taxonomy_term', 'taxonomy_terms.csv', strings('id', 'name', 'description')),
+        resource('organization', 'organizations.csv', strings('id', 'name', 'description')),
       ],
       {
         'taxonomy_terms.csv': `id,name,description\n${NARROWER},Hot meals,Meals\n`,

@@ -22,19 +22,22 @@ const entityByTableName = new Map<string, EntityType>(
  * (`meta_table_description`) or one we do not know at all.
  */
 export function entityOfTable(resourceName: string | undefined, file: string): EntityType | undefined {
-  const fileName = basename(file, extname(file));
-  for (const name of [resourceName, fileName]) {
-    const entity = name === undefined ? undefined : entityByTableName.get(name.toLowerCase());
+  for (const name of namesOf(resourceName, file)) {
+    const entity = entityByTableName.get(name);
     if (entity) return entity;
   }
   return undefined;
 }
+
+/** The names a table goes by, lower-cased: its resource name (if any), then its file name without extension. */
+const namesOf = (resourceName: string | undefined, file: string): string[] =>
+  [resourceName, basename(file, extname(file))].flatMap((name) =>
+    name === undefined ? [] : [name.toLowerCase()],
+  );
 
 /** HSDS's own table describing the package's tables (`meta_table_descriptions.csv`): no records of a directory. */
 const DESCRIPTION_TABLES = new Set(['meta_table_description', 'meta_table_descriptions']);
 
 /** Whether a table is HSDS's description of the package's tables, by resource name or file name. */
 export const isTableDescriptions = (resourceName: string | undefined, file: string): boolean =>
-  [resourceName, basename(file, extname(file))].some(
-    (name) => name !== undefined && DESCRIPTION_TABLES.has(name.toLowerCase()),
-  );
+  namesOf(resourceName, file).some((name) => DESCRIPTION_TABLES.has(name));

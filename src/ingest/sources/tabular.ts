@@ -36,17 +36,14 @@ export async function* readTabularPackage(path: string): AsyncGenerator<InputRec
   for (const { table, entity } of tables) {
     if ('error' in table) yield { source: { file: table.file }, error: table.error };
     else if (entity === undefined && isTableDescriptions(table.name, table.file))
-      yield { source: { file: table.file }, remark: descriptionsTable(table) };
-    else if (entity === undefined) yield { source: { file: table.file }, notice: unknownTable(table) };
+      yield { source: { file: table.file }, remark: notRead(table, " (it describes the package's tables)") };
+    else if (entity === undefined) yield { source: { file: table.file }, notice: notRead(table) };
     else yield* readTable(table, entity);
   }
 }
 
-const descriptionsTable = (table: PackageTable) =>
-  `table ${table.name ?? basename(table.file)} holds no HSDS entity this server stores (it describes the package's tables); its rows were not read`;
-
-const unknownTable = (table: PackageTable) =>
-  `table ${table.name ?? basename(table.file)} holds no HSDS entity this server stores; its rows were not read`;
+const notRead = (table: PackageTable, why = '') =>
+  `table ${table.name ?? basename(table.file)} holds no HSDS entity this server stores${why}; its rows were not read`;
 
 /**
  * The rows of one table. A row with bytes that are not UTF-8 is rejected alone (its cells hold U+FFFD in
