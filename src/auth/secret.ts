@@ -1,4 +1,5 @@
-import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { createHmac, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 
 /** scrypt cost parameters (N=2^15, r=8, p=1: about 32 MiB and tens of milliseconds a hash). */
 const COST: ScryptOptions = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
@@ -28,6 +29,28 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
     maxmem: COST.maxmem,
   });
   return key.length === expected.length && timingSafeEqual(key, expected);
+}
+
+/**
+ * Pairs of a stored hash and a secret found to match it, as keyed digests. That a secret matches a hash
+ * never stops being true (a replaced code has a new hash, a removed user none to match), so a client
+ * calling again with the same credentials is let in without scrypt's tens of milliseconds of CPU, which
+ * would otherwise cap every protected path at a few dozen calls a second per core. Only matches are kept:
+ * a wrong code or an unknown login costs the full check every time. The digests are keyed by a secret
+ * made at start-up and held only in memory, so they say nothing of a code without it.
+ */
+const matched = new LRUCache<string, true>({ max: 10_000 });
+const MATCHED_KEY = randomBytes(32);
+const matchKey = (secret: string, stored: string) =>
+  createHmac('sha256', MATCHED_KEY).update(stored).update('\0').update(secret).digest('base64url');
+
+/** `verifySecret`, answering at once for a secret already found to match this stored hash. */
+export async function secretMatches(secret: string, stored: string): Promise<boolean> {
+  const key = matchKey(secret, stored);
+  if (matched.has(key)) return true;
+  const matches = await verifySecret(secret, stored);
+  if (matches) matched.set(key, true);
+  return matches;
 }
 
 /**
