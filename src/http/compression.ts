@@ -26,10 +26,19 @@ export function compression(): Middleware {
       ctx.vary('Accept-Encoding');
       return next();
     }
-    await compressing(ctx, async () => {
-      await next();
-      if (!ctx.acceptsEncodings(codings)) ctx.compress = false;
-    });
+    // koa-compress leaves HEAD alone, so a HEAD would show the identity form's length and tag where the GET
+    // it stands for sends another coding (RFC 9110 9.3.2: the same header fields). It is negotiated as a GET
+    // here; Koa sends a HEAD's headers without its body, and destroys the unread stream once answered.
+    const head = ctx.method === 'HEAD';
+    try {
+      await compressing(ctx, async () => {
+        await next();
+        if (!ctx.acceptsEncodings(codings)) ctx.compress = false;
+        if (head) ctx.method = 'GET';
+      });
+    } finally {
+      if (head) ctx.method = 'HEAD';
+    }
     const coding = ctx.response.get('Content-Encoding');
     const tag = ctx.response.get('ETag');
     if (coding && coding !== 'identity' && STRONG_TAG.test(tag)) ctx.set('ETag', codedEntityTag(tag, coding));

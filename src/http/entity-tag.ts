@@ -11,5 +11,8 @@ export const entityTag = (bytes: string | Buffer) =>
  */
 export const codedEntityTag = (tag: string, coding: string) => `${tag.slice(0, -1)}.${coding}"`;
 
-/** The tag of the content, whatever coding the tag was sent with. */
-export const contentEntityTag = (tag: string) => tag.replace(/\.[\w-]+"$/, '"');
+/**
+ * The tag of the content, whatever coding among those we send (compression.ts) the tag was sent with; a
+ * tag with any other suffix is not one of ours and names no content.
+ */
+export const contentEntityTag = (tag: string) => tag.replace(/\.(?:gzip|br|deflate)"$/, '"');

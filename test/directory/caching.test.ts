@@ -161,8 +161,8 @@ describe('Last-Modified', () => {
 
 describe('compression', () => {
   /** A GET over node:http, which (unlike fetch) hands over the bytes as sent. */
-  async function rawGet(target: string, headers: Record<string, string>) {
-    const outgoing = request(`${app.url}${target}`, { headers, agent: false });
+  async function rawGet(target: string, headers: Record<string, string>, method = 'GET') {
+    const outgoing = request(`${app.url}${target}`, { method, headers, agent: false });
     outgoing.end();
     const [response] = (await once(outgoing, 'response')) as [IncomingMessage];
     const chunks: Buffer[] = [];
@@ -210,6 +210,31 @@ describe('compression', () => {
           tag,
           0,
         ]);
+      }
+    }
+    // A suffix naming no coding we send is not one of our tags.
+    for (const suffix of ['.zstd', '.foo']) {
+      const other = `${tags[0]!.slice(0, -1)}${suffix}"`;
+      const again = await rawGet(target, { 'accept-encoding': 'gzip', 'if-none-match': other });
+      expect([again.status, again.headers.etag], other).toEqual([200, tags[1]]);
+    }
+  });
+
+  it('answers a HEAD with the header fields of the GET it stands for, in every coding', async () => {
+    for (const target of [`/services/${SERVICE}`, '/services?full=true&per_page=1000']) {
+      for (const encoding of ['identity', 'gzip', 'br']) {
+        const get = await rawGet(target, { 'accept-encoding': encoding });
+        const head = await rawGet(target, { 'accept-encoding': encoding }, 'HEAD');
+        const fields = ({ headers }: typeof get) => [
+          headers['content-encoding'],
+          headers.etag,
+          headers.vary,
+          headers['content-type'],
+          headers['content-length'],
+        ];
+        expect(encodingOf(get.headers), `${target} ${encoding}`).toBe(encoding);
+        expect([head.status, ...fields(head)], `${target} ${encoding}`).toEqual([200, ...fields(get)]);
+        expect(head.body.length).toBe(0);
       }
     }
   });
