@@ -84,7 +84,19 @@ export function buildApp({
     cors({
       origin: config.corsOrigin,
       exposeHeaders: ['X-Request-Id', 'ETag', 'Retry-After', 'Last-Modified', 'Location'],
-      allowHeaders: ['Content-Type', 'If-None-Match', 'Authorization', 'x-appid', 'x-appkey', 'X-Request-Id'],
+      // Every request header the API reads or the profile tells clients to send (a browser's own fetch
+      // of the change feed sends Last-Event-ID; revalidating sends Cache-Control: no-cache).
+      allowHeaders: [
+        'Content-Type',
+        'Content-Encoding',
+        'If-None-Match',
+        'Cache-Control',
+        'Last-Event-ID',
+        'Authorization',
+        'x-appid',
+        'x-appkey',
+        'X-Request-Id',
+      ],
     }),
   );
 

@@ -46,7 +46,14 @@ describe('GET /', () => {
   });
 
   it('refuses a Host that is not a valid host[:port], which its links would carry', async () => {
-    for (const host of ['evil.example/<script>', 'a b', 'example.org:99999', 'example.org:port', '"x"']) {
+    for (const host of [
+      'evil.example/<script>',
+      'a b',
+      'example.org:99999',
+      'example.org:port',
+      '"x"',
+      'api.example.org@evil.example',
+    ]) {
       for (const path of ['/', '/openapi.json']) {
         const response = await send('GET', `${app.url}${path}`, { Host: host });
         expect(response.status, `${host} ${path}`).toBe(400);
@@ -97,6 +104,10 @@ describe('behind a proxy (HSDS_TRUST_PROXY), without HSDS_PUBLIC_URL', () => {
     const refused = [
       [
         { 'X-Forwarded-Host': 'evil.example/<script>' },
+        'The X-Forwarded-Host header is not a valid host[:port]',
+      ],
+      [
+        { 'X-Forwarded-Host': 'api.example.org@evil.example' },
         'The X-Forwarded-Host header is not a valid host[:port]',
       ],
       [{ 'X-Forwarded-Proto': 'javascript' }, 'The X-Forwarded-Proto header is not http or https'],
@@ -244,6 +255,11 @@ describe('cross-cutting HTTP behaviour', () => {
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-methods')).toMatch(/POST/);
+    // The request headers the profile tells a client to send, a browser's fetch among them.
+    const allowed = preflight.headers.get('access-control-allow-headers')?.toLowerCase().split(',');
+    expect(allowed).toEqual(
+      expect.arrayContaining(['last-event-id', 'cache-control', 'if-none-match', 'x-appid', 'x-appkey']),
+    );
   });
 
   it('compresses large responses for clients that accept it', async () => {
