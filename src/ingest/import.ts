@@ -648,7 +648,8 @@ async function replaceMissing(
           ? `the input lacks ${plan.missing} of the ${had} records source ${source} had, more than ` +
             `${Math.round(maxMissingShare * 100)}%: nothing deleted (force deletes them)`
           : undefined;
-  if (refusal !== undefined) return { ...outcome, refused: refusal };
+  if (refusal !== undefined)
+    return { ...outcome, deleted: {}, wouldDelete: outcome.deleted, refused: refusal };
   if (!lease) return outcome;
   await step(() => lease.confirm());
   const parts = [];

@@ -26,8 +26,13 @@ export interface ReplaceOutcome {
   had: number;
   /** Of those, how many the input did not contain. */
   missing: number;
-  /** Rows deleted (or that would be), by entity type: the source's, and what only they kept. */
+  /**
+   * Rows deleted, by entity type: the source's, and what only they kept. In a dry run, those it would
+   * delete; none when refused.
+   */
   deleted: Record<string, number>;
+  /** When refused, what it would have deleted: what `force` deletes, when the rule it broke allows it. */
+  wouldDelete?: Record<string, number>;
   /** Records the source no longer loads that stay (another source loads them, or records refer to them). */
   released: number;
   /** Why nothing was deleted, when a safety rule stopped it. */

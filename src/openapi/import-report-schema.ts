@@ -42,8 +42,14 @@ export const ImportReport: z.ZodType<Report> = OutcomeCounts.extend({
       deleted: z
         .record(z.string(), z.int().min(0))
         .describe(
-          'Records deleted (in a dry run, or when refused, that would be), by entity type: the ' +
+          'Records deleted (in a dry run, that would be; none when refused), by entity type: the ' +
             'source’s, and what only they kept (services at location, unreferred organizations, …).',
+        ),
+      wouldDelete: z
+        .record(z.string(), z.int().min(0))
+        .optional()
+        .describe(
+          'When refused: what the replace would have deleted, by entity type (what `force` deletes).',
         ),
       released: count(
         'Records the source no longer loads that stay: another source loads them, or records refer to them.',

@@ -187,14 +187,20 @@ describe('a replace', () => {
   it('stops before deleting more than half of the source’s records, unless forced', async () => {
     const db = await loaded([S1, S2, S3]);
     const refused = await replace(db, [S1]);
-    expect(refused.replace).toMatchObject({
+    expect(refused.replace).toEqual({
       had: 6,
       missing: 4,
+      deleted: {},
+      wouldDelete: { service: 2, service_at_location: 2, organization: 1, location: 1, taxonomy_term: 1 },
+      released: 0,
       refused: expect.stringContaining('lacks 4 of the 6 records source county had, more than 50%'),
     });
     expect(await exists(db, 'services', S3.id)).toBe(true);
-    expect((await replace(db, [S1], { force: true })).replace).toMatchObject({
-      deleted: { service: 2 },
+    expect((await replace(db, [S1], { force: true })).replace).toEqual({
+      had: 6,
+      missing: 4,
+      deleted: refused.replace!.wouldDelete,
+      released: 0,
     });
     expect(await exists(db, 'services', S2.id)).toBe(false);
   });
