@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
@@ -62,6 +62,21 @@ export function createHttpServer(
         `Content-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
         `Connection: close\r\n\r\n${body}`,
     );
+  });
+  // An Expect other than 100-continue: Node would answer a bare 417 without reading further.
+  server.on('checkExpectation', (_request: IncomingMessage, response: ServerResponse) => {
+    const problem = new HttpProblem(
+      417,
+      'The Expect header asks for what this server does not do; only 100-continue is met.',
+    );
+    logger.info({ status: problem.status }, 'request rejected before it was read');
+    const body = JSON.stringify(problemDocument(problem));
+    response.writeHead(problem.status, {
+      'Content-Type': PROBLEM_CONTENT_TYPE,
+      'Content-Length': Buffer.byteLength(body),
+      Connection: 'close',
+    });
+    response.end(body);
   });
   return server;
 }

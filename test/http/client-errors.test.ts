@@ -76,6 +76,20 @@ describe('a request Node rejects before the app reads it', () => {
     expect(body).toMatchObject({ status: 400, detail: 'The request is not valid HTTP/1.1.' });
   });
 
+  it('is a 417 problem when it expects what the server does not meet, naming it', async () => {
+    const { statusLine, headers, body } = parse(
+      await exchange('GET /services HTTP/1.1\r\nHost: localhost\r\nExpect: 200-ok\r\n\r\n'),
+    );
+    expect(statusLine).toBe('HTTP/1.1 417 Expectation Failed');
+    expect(headers['content-type']).toBe('application/problem+json');
+    expect(body).toEqual({
+      type: 'about:blank',
+      title: 'Expectation Failed',
+      status: 417,
+      detail: 'The Expect header asks for what this server does not do; only 100-continue is met.',
+    });
+  });
+
   it('leaves well-formed requests on the same server alone', async () => {
     const { statusLine } = parse(
       await exchange('GET /services/nope HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'),
