@@ -58,16 +58,34 @@ function redactJsonText(text: string): string {
  * consumes the whole token, so the scan never starts again inside a string: linear in the text.
  */
 const JSON_TOKEN = /"((?:[^"\\]|\\.)*)"(\s*:\s*)("(?:[^"\\]|\\.)*"?|[^,}\]\s"]+)|"(?:[^"\\]|\\.)*"?/g;
-/** `name=value`, as a query string writes a parameter. */
-const QUERY_PARAMETER = /(^|[?&;\s])([^=&?;\s]+)=([^&;\s#]*)/g;
+/** `name=value`, as a query string writes a parameter (a value ends at a `?` too: a URL given as a value). */
+const QUERY_PARAMETER = /(^|[?&;\s])([^=&?;\s]+)=([^&;?\s#]*)/g;
 /** `Name: value` on a line of its own, as HTTP writes a header: the value runs to the end of the line. */
 const HEADER_LINE = /(^|\n)([^:\r\n]+):[ \t]*([^\r\n]*)/g;
 
+/** A percent-encoded character: text that may be a query string inside another (a URL as a value). */
+const PERCENT_ENCODED = /%[0-9a-f]{2}/i;
+
 /**
  * Text that is not JSON but may hold secrets as JSON members or parameters (JSON cut short, a query
- * string, header lines): their values are replaced as in JSON.
+ * string, header lines): their values are replaced as in JSON. Text that holds a secret only once
+ * percent-decoded (`next=%2Fusers%3Fcode%3D…`, a URL given as a parameter) is kept decoded, redacted.
  */
 function redactSecretText(text: string): string {
+  const redacted = redactPlainText(text);
+  if (!PERCENT_ENCODED.test(redacted)) return redacted;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(redacted);
+  } catch {
+    return redacted; // a stray `%`: not percent-encoded text
+  }
+  // Each decoding shortens the text, so a secret encoded several times over is found, and this ends.
+  const decodedRedacted = redactSecretText(decoded);
+  return decodedRedacted === decoded ? redacted : decodedRedacted;
+}
+
+function redactPlainText(text: string): string {
   // Most text names no secret at all: it is not scanned further.
   if (!NAMES_A_SECRET.test(text)) return text;
   return text

@@ -63,6 +63,24 @@ describe('redactSecrets', () => {
       prose: 'Call 555-0100 and give the code word; see code=[redacted] in the handbook',
     });
   });
+
+  it('redacts a query string percent-encoded inside another, however many times, keeping it decoded', () => {
+    expect(
+      redactSecrets({
+        next: '/auth?next=%2Fusers%3Flogin%3Dana%26code%3Ds3cret-1',
+        twice: 'next%3D%252Fusers%253Fcode%253Ds3cret-2',
+        plain: 'city=Seattle%20WA&postcode=98125',
+        stray: 'code word 100% sure',
+        url: 'next=/users?code=s3cret-3',
+      }),
+    ).toEqual({
+      next: '/auth?next=/users?login=ana&code=[redacted]',
+      twice: 'next=/users?code=[redacted]',
+      plain: 'city=Seattle%20WA&postcode=98125',
+      stray: 'code word 100% sure',
+      url: 'next=/users?code=[redacted]',
+    });
+  });
 });
 
 describe('truncateText', () => {
