@@ -66,22 +66,24 @@ const HEADER_LINE = /(^|\n)([^:\r\n]+):[ \t]*([^\r\n]*)/g;
 /** A percent-encoded character: text that may be a query string inside another (a URL as a value). */
 const PERCENT_ENCODED = /%[0-9a-f]{2}/i;
 
+/** Percent-encodings looked through: a URL inside a URL inside a parameter, and one more. */
+const MAX_DECODINGS = 3;
+
 /**
  * Text that is not JSON but may hold secrets as JSON members or parameters (JSON cut short, a query
  * string, header lines): their values are replaced as in JSON. Text that holds a secret only once
  * percent-decoded (`next=%2Fusers%3Fcode%3D…`, a URL given as a parameter) is kept decoded, redacted.
  */
-function redactSecretText(text: string): string {
+function redactSecretText(text: string, decodings = 0): string {
   const redacted = redactPlainText(text);
-  if (!PERCENT_ENCODED.test(redacted)) return redacted;
+  if (decodings === MAX_DECODINGS || !PERCENT_ENCODED.test(redacted)) return redacted;
   let decoded: string;
   try {
     decoded = decodeURIComponent(redacted);
   } catch {
     return redacted; // a stray `%`: not percent-encoded text
   }
-  // Each decoding shortens the text, so a secret encoded several times over is found, and this ends.
-  const decodedRedacted = redactSecretText(decoded);
+  const decodedRedacted = redactSecretText(decoded, decodings + 1);
   return decodedRedacted === decoded ? redacted : decodedRedacted;
 }
 
