@@ -46,7 +46,8 @@ export async function startTestApp(
   const database = new Database({
     uri: testDatabase.uri,
     dbName: testDatabase.db.databaseName,
-    timeoutMs: 1500,
+    // Room for a loaded machine: at 1.5 s a test's import on a busy CI runner timed out in the driver's pool.
+    timeoutMs: 10_000,
     logger,
   });
   await database.ensureIndexes();
