@@ -95,8 +95,11 @@ describe('a client that disconnects early', () => {
   }, 120_000);
 
   /** Starts a request and resolves with the response once its first bytes have arrived, paused. */
-  async function firstBytes(path: string): Promise<{ response: IncomingMessage; received: number }> {
-    const outgoing = request(`${app.url}${path}`, { agent: false });
+  async function firstBytes(
+    path: string,
+    headers: Record<string, string> = {},
+  ): Promise<{ response: IncomingMessage; received: number }> {
+    const outgoing = request(`${app.url}${path}`, { agent: false, headers });
     outgoing.end();
     const [response] = (await once(outgoing, 'response')) as [IncomingMessage];
     const [chunk] = (await once(response, 'data')) as [Buffer];
@@ -134,6 +137,35 @@ describe('a client that disconnects early', () => {
 
     const { total_items } = await client.getJson('/services?per_page=1');
     expect(total_items).toBe(72 + GENERATED_SERVICES);
+  });
+
+  it('closes the cursor of a compressed stream the client leaves, and of a HEAD, which reads none', async () => {
+    const path = '/services?format=ndjson&full=true';
+    const collection = documentCollection.service;
+    const before = await openCursors(app.testDatabase, collection);
+    for (const encoding of ['gzip', 'br']) {
+      const { response } = await firstBytes(path, { 'accept-encoding': encoding });
+      expect(response.headers['content-encoding']).toBe(encoding);
+      response.socket.destroy();
+      await waitFor(
+        async () => (await openCursors(app.testDatabase, collection)) === before,
+        5000,
+        `the cursor of a ${encoding} stream to be closed after the client disconnected`,
+      );
+    }
+    for (const encoding of ['gzip', 'identity']) {
+      const head = await fetch(`${app.url}${path}`, {
+        method: 'HEAD',
+        headers: { 'accept-encoding': encoding },
+      });
+      expect(head.status).toBe(200);
+      await waitFor(
+        async () => (await openCursors(app.testDatabase, collection)) === before,
+        5000,
+        `the cursor of a HEAD (${encoding}) to be closed once answered`,
+      );
+    }
+    expect(keptByStreams.inUse).toBe(0);
   });
 
   it('gives back the organizations a stream of full services kept when it ends, finished or cut short', async () => {
