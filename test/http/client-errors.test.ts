@@ -45,6 +45,15 @@ function parse(answer: string) {
   return { statusLine, headers, body: JSON.parse(body) as Record<string, unknown> };
 }
 
+/** Checks that a raw answer is a problem with this status, title and detail; gives its headers. */
+function expectProblem(answer: string, status: number, title: string, detail: unknown) {
+  const { statusLine, headers, body } = parse(answer);
+  expect(statusLine).toBe(`HTTP/1.1 ${status} ${title}`);
+  expect(headers['content-type']).toBe('application/problem+json');
+  expect(body).toEqual({ type: 'about:blank', title, status, detail });
+  return headers;
+}
+
 /** The log line of a request rejected before the app read it (it has no request id). */
 function expectRejectionLogged({ logs }: TestApp, status: number, errorCode: string) {
   expect(logs).toContainEqual(
@@ -55,17 +64,12 @@ function expectRejectionLogged({ logs }: TestApp, status: number, errorCode: str
 describe('a request Node rejects before the app reads it', () => {
   it('is a 431 problem when its URL and headers are too large, pointing to POST', async () => {
     const search = 'x'.repeat(20_000);
-    const { statusLine, headers, body } = parse(
+    expectProblem(
       await exchange(`GET /services?search=${search} HTTP/1.1\r\nHost: localhost\r\n\r\n`),
+      431,
+      'Request Header Fields Too Large',
+      expect.stringMatching(/over 16 KB.*POST/),
     );
-    expect(statusLine).toBe('HTTP/1.1 431 Request Header Fields Too Large');
-    expect(headers['content-type']).toBe('application/problem+json');
-    expect(body).toEqual({
-      type: 'about:blank',
-      title: 'Request Header Fields Too Large',
-      status: 431,
-      detail: expect.stringMatching(/over 16 KB.*POST/),
-    });
     expectRejectionLogged(app, 431, 'HPE_HEADER_OVERFLOW');
   });
 
@@ -77,17 +81,12 @@ describe('a request Node rejects before the app reads it', () => {
   });
 
   it('is a 417 problem when it expects what the server does not meet, naming it', async () => {
-    const { statusLine, headers, body } = parse(
+    expectProblem(
       await exchange('GET /services HTTP/1.1\r\nHost: localhost\r\nExpect: 200-ok\r\n\r\n'),
+      417,
+      'Expectation Failed',
+      'The Expect header asks for what this server does not do; only 100-continue is met.',
     );
-    expect(statusLine).toBe('HTTP/1.1 417 Expectation Failed');
-    expect(headers['content-type']).toBe('application/problem+json');
-    expect(body).toEqual({
-      type: 'about:blank',
-      title: 'Expectation Failed',
-      status: 417,
-      detail: 'The Expect header asks for what this server does not do; only 100-continue is met.',
-    });
   });
 
   it('leaves well-formed requests on the same server alone', async () => {
@@ -100,16 +99,8 @@ describe('a request Node rejects before the app reads it', () => {
 
 describe('a request that does not arrive in time', () => {
   const expectTimedOut = (answer: string) => {
-    const { statusLine, headers, body } = parse(answer);
-    expect(statusLine).toBe('HTTP/1.1 408 Request Timeout');
-    expect(headers['content-type']).toBe('application/problem+json');
+    const headers = expectProblem(answer, 408, 'Request Timeout', 'The request was not received in time.');
     expect(headers.connection).toBe('close');
-    expect(body).toEqual({
-      type: 'about:blank',
-      title: 'Request Timeout',
-      status: 408,
-      detail: 'The request was not received in time.',
-    });
   };
 
   it('is a 408 problem when its headers stop coming, and logged', async () => {
