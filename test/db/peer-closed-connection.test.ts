@@ -4,7 +4,8 @@
  * 'close' event must fail as a network error (the API's 503), not wait forever holding the connection: the
  * MongoDB driver (7.9) did, and `patches/mongodb+*.patch` mends it. The moment is reached exactly: the
  * database's side of the connections is ended through a proxy, then the operation is sent a few turns of
- * the event loop later (two turns was the hang).
+ * the event loop later (two turns was the hang). The patch also makes a write that waited for its socket to
+ * drain, when the socket fails, a network error rather than the socket's raw EPIPE or ECONNRESET.
  */
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -87,4 +88,37 @@ it('fails a read sent on a connection the database has closed, or answers it on 
   for (const outcome of outcomes) expect(['answered', 'unavailable']).toContain(outcome);
   // The closed connection was reached (the reads of the first turns are sent on it), not only new ones.
   expect(outcomes).toContain('unavailable');
+});
+
+it('fails a write the database stops reading and then resets as a network error (503), not a raw EPIPE', async () => {
+  const { port } = proxy.address() as { port: number };
+  const database = new Database({
+    uri: `mongodb://127.0.0.1:${port}/?directConnection=true&retryWrites=false`,
+    dbName: randomDatabaseName(),
+    timeoutMs: 5000,
+    logger: createLogger('silent'),
+  });
+  const documents = database.db.collection('documents');
+  try {
+    await waitFor(
+      async () => documents.findOne({}).then(() => true),
+      SETTLED_WITHIN_MS,
+      'the database through the proxy',
+    );
+    // The database stops reading: a write larger than the sockets' buffers waits for them to drain.
+    const sides = databaseSides.splice(0);
+    for (const side of sides) {
+      side.unpipe();
+      side.pause();
+    }
+    const write = documents.insertOne({ text: 'x'.repeat(12_000_000) }).then(
+      () => 'written',
+      (error: unknown) => (isDatabaseUnavailable(error) ? 'unavailable' : error),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    for (const side of sides) side.resetAndDestroy();
+    expect(await write).toBe('unavailable');
+  } finally {
+    await database.close();
+  }
 });
