@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { connect } from 'node:net';
 import path from 'node:path';
@@ -126,8 +127,9 @@ class KeptDatabase implements EmbeddedDatabase {
   async start(): Promise<void> {
     this.own = await startOwnDatabase(this.options, (exit) => this.stopped(exit));
     this.uri = this.own.uri;
-    // Started again where it listens: port 0 chose one.
-    this.options = { ...this.options, port: this.own.port };
+    // Started again where it listens (port 0 chose one), and as the kind it is: `auto` again could pick a
+    // mongod binary found since, on a data directory of its own, and serve an empty directory.
+    this.options = { ...this.options, port: this.own.port, mode: this.own.kind };
   }
 
   /** Checks, after `delayMs`, that it answers, and starts it here if not. */
@@ -212,7 +214,13 @@ async function startOwnDatabase(
   stopped: (exit: Exit) => void,
 ): Promise<OwnDatabase> {
   const { logger, port } = options;
-  if (options.mode !== 'standin') {
+  const standinPath = path.resolve(options.dbPath ?? path.join(options.dataDir, 'standin'));
+  if (options.mode === 'auto' && options.dbPath === undefined && holdsOnlyStandinData(options.dataDir)) {
+    logger.info(
+      { dbPath: standinPath },
+      'the data directory holds the stand-in’s data: auto keeps the stand-in',
+    );
+  } else if (options.mode !== 'standin') {
     try {
       return await startMongod(options);
     } catch (error) {
@@ -226,8 +234,18 @@ async function startOwnDatabase(
     }
   }
   // Absolute: the path the stand-in gives sharers, which take it over from their own directories.
-  const dbPath = path.resolve(options.dbPath ?? path.join(options.dataDir, 'standin'));
-  return startStandinProcess({ port, dbPath, logger }, stopped);
+  return startStandinProcess({ port, dbPath: standinPath, logger }, stopped);
+}
+
+/**
+ * Whether the data directory holds the stand-in's data and no mongod's: `auto` then stays with the stand-in,
+ * whose data it would otherwise leave behind for an empty mongod once a binary can be had.
+ */
+function holdsOnlyStandinData(dataDir: string): boolean {
+  const entries = (directory: string) => (existsSync(directory) ? readdirSync(directory) : []);
+  return (
+    entries(path.join(dataDir, 'standin')).length > 0 && entries(path.join(dataDir, 'mongod')).length === 0
+  );
 }
 
 /**

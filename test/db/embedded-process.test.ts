@@ -4,7 +4,7 @@
  * `npm start` does (src/main.ts in a process of its own), without the tests' MONGODB_URI.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -169,6 +169,63 @@ describe.skipIf(Boolean(process.env.MONGODB_URI))('the embedded stand-in, a proc
       uri: `mongodb://127.0.0.1:${server.dbPort}/?directConnection=true`,
       dbPath: path.join(server.dataDir, 'standin'),
     });
+  }, 120_000);
+
+  it('stays with the stand-in and its data once a mongod binary can be had, restarted or started again', async () => {
+    // A "mongod" that is a stand-in on a directory of its own: what a binary found later would serve.
+    const binary = path.join(dir, 'later-bin', 'mongod');
+    const fakeMongod = [
+      '#!/bin/sh',
+      'if [ "$1" = "--version" ]; then echo "db version v8.0.4"; exit 0; fi',
+      'while [ $# -gt 0 ]; do case "$1" in --port) P=$2; shift;; --dbpath) D=$2; shift;; esac; shift; done',
+      `(sleep 3; echo '{"s":"I","c":"NETWORK","id":23016,"msg":"Waiting for connections","attr":{"port":'$P'}}') &`,
+      `exec "${process.execPath}" --import tsx "${path.resolve('packages/mongo-standin/src/main.ts')}" --port "$P" --dbpath "$D/empty"`,
+    ].join('\n');
+    const env = { HSDS_EMBEDDED: 'auto', MONGOMS_SYSTEM_BINARY: binary };
+    const server = await startServer('later-mongod', env);
+    const marker = async (dbPort: number) => {
+      const client = await new MongoClient(`mongodb://127.0.0.1:${dbPort}/?directConnection=true`).connect();
+      try {
+        return await client
+          .db('kept')
+          .collection('marks')
+          .findOne({ _id: 'mark' as never });
+      } finally {
+        await client.close();
+      }
+    };
+    const client = await new MongoClient(
+      `mongodb://127.0.0.1:${server.dbPort}/?directConnection=true`,
+    ).connect();
+    await client
+      .db('kept')
+      .collection('marks')
+      .insertOne({ _id: 'mark' as never });
+    await client.close();
+    await mkdir(path.dirname(binary), { recursive: true });
+    await writeFile(binary, `${fakeMongod}\n`, { mode: 0o755 });
+    // A mongod directory too, so that only the restart's own choice keeps the stand-in.
+    await mkdir(path.join(server.dataDir, 'mongod'), { recursive: true });
+    await writeFile(path.join(server.dataDir, 'mongod', 'leftover'), '');
+
+    process.kill(standinPids(server.process)[0]!, 'SIGKILL');
+    await waitFor(
+      async () => (await marker(server.dbPort)) !== null,
+      60_000,
+      `the stand-in again, with its data\n${server.process.output()}`,
+    );
+    expect(standinPids(server.process)).toHaveLength(2);
+
+    // Started again on the same data directory, its stand-in data and no mongod's: the stand-in still.
+    server.process.child.kill('SIGTERM');
+    await server.process.exited;
+    await rm(path.join(server.dataDir, 'mongod'), { recursive: true });
+    const again = await startServer('later-mongod', env);
+    expect(await marker(again.dbPort)).toEqual({ _id: 'mark' });
+    expect(
+      logLines(again.process, 'the data directory holds the stand-in’s data: auto keeps the stand-in'),
+    ).toHaveLength(1);
+    expect(again.process.output()).not.toMatch(/embedded database: mongod/);
   }, 120_000);
 
   it('stops when the server is killed outright, letting go of its port and data directory', async () => {
