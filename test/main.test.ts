@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -314,6 +316,36 @@ describe('the server process', () => {
     process.child.kill('SIGTERM');
     expect(await process.exited).toBe(0);
     expect(process.output()).toMatch(/"msg":"stopped"/);
+  });
+
+  it('shuts down cleanly on SIGTERM sent to `npm start`, as a process manager sends it, leaving no process', async () => {
+    const port = await freePort();
+    const npm = spawn('npm', ['start'], {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        HSDS_EMBEDDED: 'standin',
+        HSDS_EMBEDDED_DB_PORT: String(await freePort()),
+        HSDS_DATA_DIR: dataDir,
+        HSDS_SEED: 'false',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    for (const stream of [npm.stdout, npm.stderr]) stream.on('data', (chunk: Buffer) => (output += chunk));
+    const exited = once(npm, 'exit');
+    try {
+      const url = `http://127.0.0.1:${port}/`;
+      await waitFor(async () => (await fetch(url)).ok, 30_000, `npm start on ${url}\n${output}`);
+      npm.kill('SIGTERM');
+      await exited;
+      expect(output).toMatch(/"msg":"stopped"/);
+      // Nothing of it answers any more: the server was not left running without its npm.
+      await expect(fetch(url)).rejects.toThrow();
+    } finally {
+      npm.kill('SIGKILL');
+    }
   });
 
   it('refuses to start on bad configuration, naming the variable', async () => {
