@@ -1,17 +1,16 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { MongoClient } from 'mongodb';
+import type { MongoClient } from 'mongodb';
 import { hashSecret } from '../src/auth/secret.ts';
 import { DERIVATION_MARK } from '../src/db/collections.ts';
 import { staleDerivationMessage } from '../src/db/derivation-mark.ts';
 import { ACCESS_ENTRIES, USERS } from '../src/db/protocol-records.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from './support/free-port.ts';
-import { startScript, waitFor, type RunningProcess } from './support/process.ts';
+import { withEmbeddedClient } from './support/database.ts';
+import { startProcess, startScript, waitFor, type RunningProcess } from './support/process.ts';
 
 // `npm start` end to end: the real entry point, its embedded database, signals and restarts.
 let dataDir: string;
@@ -42,15 +41,6 @@ async function startServer(env: Record<string, string>): Promise<{ url: string; 
   const url = `http://127.0.0.1:${port}`;
   await waitFor(async () => (await fetch(`${url}/`)).ok, 20_000, `GET / on ${url}\n${process.output()}`);
   return { url, process };
-}
-
-async function withEmbeddedClient<T>(dbPort: number, use: (client: MongoClient) => Promise<T>): Promise<T> {
-  const client = await new MongoClient(`mongodb://127.0.0.1:${dbPort}/?directConnection=true`).connect();
-  try {
-    return await use(client);
-  } finally {
-    await client.close();
-  }
 }
 
 /** `npm run db` on a free port, once it answers: a database that outlives the servers under test. */
@@ -320,32 +310,22 @@ describe('the server process', () => {
 
   it('shuts down cleanly on SIGTERM sent to `npm start`, as a process manager sends it, leaving no process', async () => {
     const port = await freePort();
-    const npm = spawn('npm', ['start'], {
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        HSDS_EMBEDDED: 'standin',
-        HSDS_EMBEDDED_DB_PORT: String(await freePort()),
-        HSDS_DATA_DIR: dataDir,
-        HSDS_SEED: 'false',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const npm = startProcess('npm', ['start'], {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      HSDS_EMBEDDED: 'standin',
+      HSDS_EMBEDDED_DB_PORT: String(await freePort()),
+      HSDS_DATA_DIR: dataDir,
+      HSDS_SEED: 'false',
     });
-    let output = '';
-    for (const stream of [npm.stdout, npm.stderr]) stream.on('data', (chunk: Buffer) => (output += chunk));
-    const exited = once(npm, 'exit');
-    try {
-      const url = `http://127.0.0.1:${port}/`;
-      await waitFor(async () => (await fetch(url)).ok, 30_000, `npm start on ${url}\n${output}`);
-      npm.kill('SIGTERM');
-      await exited;
-      expect(output).toMatch(/"msg":"stopped"/);
-      // Nothing of it answers any more: the server was not left running without its npm.
-      await expect(fetch(url)).rejects.toThrow();
-    } finally {
-      npm.kill('SIGKILL');
-    }
+    running.push(npm);
+    const url = `http://127.0.0.1:${port}/`;
+    await waitFor(async () => (await fetch(url)).ok, 30_000, `npm start on ${url}\n${npm.output()}`);
+    npm.child.kill('SIGTERM');
+    await npm.exited;
+    expect(npm.output()).toMatch(/"msg":"stopped"/);
+    // Nothing of it answers any more: the server was not left running without its npm.
+    await expect(fetch(url)).rejects.toThrow();
   });
 
   it('refuses to start on bad configuration, naming the variable', async () => {

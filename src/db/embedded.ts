@@ -214,7 +214,7 @@ async function startOwnDatabase(
   stopped: (exit: Exit) => void,
 ): Promise<OwnDatabase> {
   const { logger, port } = options;
-  const standinPath = path.resolve(options.dbPath ?? path.join(options.dataDir, 'standin'));
+  const standinPath = path.resolve(options.dbPath ?? kindDirectory(options.dataDir, 'standin'));
   if (options.mode === 'auto' && options.dbPath === undefined && holdsOnlyStandinData(options.dataDir)) {
     logger.info(
       { dbPath: standinPath },
@@ -242,11 +242,15 @@ async function startOwnDatabase(
  * whose data it would otherwise leave behind for an empty mongod once a binary can be had.
  */
 function holdsOnlyStandinData(dataDir: string): boolean {
-  const entries = (directory: string) => (existsSync(directory) ? readdirSync(directory) : []);
-  return (
-    entries(path.join(dataDir, 'standin')).length > 0 && entries(path.join(dataDir, 'mongod')).length === 0
-  );
+  const entries = (kind: EmbeddedKind) => {
+    const directory = kindDirectory(dataDir, kind);
+    return existsSync(directory) ? readdirSync(directory) : [];
+  };
+  return entries('standin').length > 0 && entries('mongod').length === 0;
 }
+
+/** Where each kind keeps its data under the data directory, unless taken over on another's. */
+const kindDirectory = (dataDir: string, kind: EmbeddedKind) => path.join(dataDir, kind);
 
 /**
  * An install without development dependencies (the production image) has neither embedded database: the
@@ -284,7 +288,7 @@ async function startMongod(options: EmbeddedDatabaseOptions): Promise<OwnDatabas
   // The binary first (found, or downloaded): when there is none, the server's own start-up would print
   // its whole failure before ours says that the stand-in is used instead.
   await MongoBinary.getPath();
-  const dbPath = options.dbPath ?? path.join(options.dataDir, 'mongod');
+  const dbPath = options.dbPath ?? kindDirectory(options.dataDir, 'mongod');
   await mkdir(dbPath, { recursive: true });
   const server = await MongoMemoryServer.create({
     instance: { ip: HOST, port: options.port, dbPath, storageEngine: 'wiredTiger' },

@@ -20,12 +20,13 @@ export function publicBaseUrl(ctx: Context, configured: string | undefined): str
   if (configured !== undefined) return configured;
   const trusted = ctx.app.proxy;
   if (trusted) ctx.vary(['X-Forwarded-Host', 'X-Forwarded-Proto']);
-  const { host, protocol } = ctx;
-  const port = Number(/:(\d+)$/.exec(host)?.[1] ?? 0);
   const header = trusted && ctx.get('X-Forwarded-Host') ? 'X-Forwarded-Host' : 'Host';
-  // Koa's host drops a userinfo part (`user@host`), which no valid Host has: the header as sent is checked.
-  const given = ctx.get(header).split(',')[0] ?? '';
-  if (!HOST.test(host) || port > 65_535 || given.includes('@')) {
+  // The header as sent (its first value, as Koa reads it), not Koa's host, which drops a userinfo part
+  // (`user@evil.example`) that no valid Host has.
+  const host = (ctx.get(header).split(',')[0] ?? '').trim();
+  const { protocol } = ctx;
+  const port = Number(/:(\d+)$/.exec(host)?.[1] ?? 0);
+  if (!HOST.test(host) || port > 65_535) {
     throw new HttpProblem(400, `The ${header} header is not a valid host[:port]; links are built from it.`);
   }
   if (protocol !== 'http' && protocol !== 'https') {

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { open } from 'lmdb';
 import { BSON, MongoClient } from 'mongodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { withEmbeddedClient } from '../support/database.ts';
 import { freePort } from '../support/free-port.ts';
 import { importLines } from '../support/import.ts';
 import { startScript, waitFor, type RunningProcess } from '../support/process.ts';
@@ -183,25 +184,19 @@ describe.skipIf(Boolean(process.env.MONGODB_URI))('the embedded stand-in, a proc
     ].join('\n');
     const env = { HSDS_EMBEDDED: 'auto', MONGOMS_SYSTEM_BINARY: binary };
     const server = await startServer('later-mongod', env);
-    const marker = async (dbPort: number) => {
-      const client = await new MongoClient(`mongodb://127.0.0.1:${dbPort}/?directConnection=true`).connect();
-      try {
-        return await client
+    const marker = (dbPort: number) =>
+      withEmbeddedClient(dbPort, (client) =>
+        client
           .db('kept')
           .collection('marks')
-          .findOne({ _id: 'mark' as never });
-      } finally {
-        await client.close();
-      }
-    };
-    const client = await new MongoClient(
-      `mongodb://127.0.0.1:${server.dbPort}/?directConnection=true`,
-    ).connect();
-    await client
-      .db('kept')
-      .collection('marks')
-      .insertOne({ _id: 'mark' as never });
-    await client.close();
+          .findOne({ _id: 'mark' as never }),
+      );
+    await withEmbeddedClient(server.dbPort, (client) =>
+      client
+        .db('kept')
+        .collection('marks')
+        .insertOne({ _id: 'mark' as never }),
+    );
     await mkdir(path.dirname(binary), { recursive: true });
     await writeFile(binary, `${fakeMongod}\n`, { mode: 0o755 });
     // A mongod directory too, so that only the restart's own choice keeps the stand-in.

@@ -23,6 +23,19 @@ export interface TestDatabase {
   close(): Promise<void>;
 }
 
+/** Runs `use` with a client of the embedded database on this loopback port, closed after. */
+export async function withEmbeddedClient<T>(
+  dbPort: number,
+  use: (client: MongoClient) => Promise<T>,
+): Promise<T> {
+  const client = await new MongoClient(`mongodb://127.0.0.1:${dbPort}/?directConnection=true`).connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.close();
+  }
+}
+
 /** True when tests run against an external MongoDB (`MONGODB_URI`) rather than the stand-in. */
 export const usingExternalMongo = (): boolean => Boolean(process.env.MONGODB_URI);
 

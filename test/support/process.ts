@@ -15,7 +15,12 @@ export function startScript(
   env: Record<string, string>,
   args: string[] = [],
 ): RunningProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  return startProcess(process.execPath, ['--import', 'tsx', script, ...args], env);
+}
+
+/** Starts `command [args]` with extra environment variables, collecting its output. */
+export function startProcess(command: string, args: string[], env: Record<string, string>): RunningProcess {
+  const child = spawn(command, args, {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
