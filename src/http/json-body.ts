@@ -1,17 +1,26 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { koaBody } from 'koa-body';
+import { firstInvalidUtf8 } from '../utf8.ts';
 import { HttpProblem } from './problem.ts';
 import { refuseOtherCharsets } from './utf8-charset.ts';
 
 /** The body types taken as JSON, by the check and the parser alike (koa-body's own list is narrower). */
 const JSON_TYPES = ['json', '+json'];
 
+/** UTF-8's byte order mark, as its bytes read one character each. */
+const BYTE_ORDER_MARK_BYTES = '\u00ef\u00bb\u00bf';
+
 /**
  * Parses JSON request bodies up to `limitBytes`. Parser failures become problems that say what was wrong
- * with the body, without echoing it back.
+ * with the body, without echoing it back; so do bytes that are not UTF-8.
  */
 export function jsonBody(limitBytes: number): Middleware {
   const parse = koaBody({
+    // Read one character per byte, and decoded as UTF-8 after (decodeUtf8Body): koa-body's own decoding puts
+    // U+FFFD in place of bytes that are not UTF-8 without telling, and what is stored would not be what
+    // was sent.
+    encoding: 'latin1',
+    includeUnparsed: true,
     json: true,
     jsonTypes: JSON_TYPES,
     multipart: false,
@@ -34,6 +43,15 @@ export function jsonBody(limitBytes: number): Middleware {
           'The request body could not be decompressed as its Content-Encoding says.',
         );
       }
+      if (
+        status === 400 &&
+        (error as { body?: unknown }).body?.toString().startsWith(BYTE_ORDER_MARK_BYTES)
+      ) {
+        throw new HttpProblem(
+          400,
+          'The request body starts with a byte order mark, which JSON sent over HTTP must not have (RFC 8259).',
+        );
+      }
       // The parser refuses `__proto__` keys (prototype poisoning): valid JSON, refused all the same.
       if (status === 400 && message?.includes('forbidden prototype property')) {
         throw new HttpProblem(400, 'The request body has a "__proto__" key, which is refused.');
@@ -51,6 +69,27 @@ export function jsonBody(limitBytes: number): Middleware {
       throw new HttpProblem(415, 'The request body must be application/json.');
     }
     if (hasBody) refuseOtherCharsets(ctx);
-    return parse(ctx, next);
+    return parse(ctx, () => {
+      decodeUtf8Body(ctx);
+      return next();
+    });
   };
 }
+
+/**
+ * Replaces the body koa-body parsed from its bytes read as Latin-1 with the body they make as UTF-8, or
+ * refuses them (400) if they are not UTF-8. A body of ASCII alone reads alike both ways: parsed once.
+ * The first parse has refused `__proto__` keys already: the keys are the same in both readings.
+ */
+function decodeUtf8Body(ctx: Context): void {
+  const { rawBody } = ctx.request;
+  if (rawBody === undefined || !NON_ASCII.test(rawBody)) return;
+  const bytes = Buffer.from(rawBody, 'latin1');
+  const invalid = firstInvalidUtf8(bytes);
+  if (invalid !== -1)
+    throw new HttpProblem(400, `The request body is not UTF-8: invalid UTF-8 at byte ${invalid}.`);
+  ctx.request.body = JSON.parse(bytes.toString('utf8')) as typeof ctx.request.body;
+}
+
+/** A byte of 0x80 or more, in bytes read as Latin-1. */
+const NON_ASCII = /[\u0080-\u00ff]/;

@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { Random } from '../../scripts/generator/random.ts';
+import { firstInvalidUtf8 } from '../../src/utf8.ts';
 import {
   decodeUtf8,
-  firstInvalidUtf8,
   InvalidUtf8Error,
   refusingWideEncodings,
   Utf8StreamCheck,

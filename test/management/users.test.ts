@@ -155,6 +155,37 @@ describe('users', () => {
     expect(answer).toMatchObject({ status: 400, body: { errors: [{ field: 'id' }] } });
   });
 
+  it('keep a name in any script as sent, and refuse a body that is not UTF-8 (400 naming the byte)', async () => {
+    const input = newUser('unicode', { name: 'Zoë Ångström 李 😀' });
+    const created = await app.admin('POST', `${PREFIX}/users`, input);
+    expect(created.body.name).toBe(input.name);
+    expect((await app.admin('GET', `${PREFIX}/users/${created.body.id}`)).body.name).toBe(input.name);
+
+    const send = (body: Buffer) =>
+      fetch(`${app.url}${PREFIX}/users`, {
+        method: 'POST',
+        headers: { 'x-appid': ADMIN.login, 'x-appkey': ADMIN.code, 'content-type': 'application/json' },
+        body,
+      });
+    // "Zoë" in Latin-1: its ë (0xEB) is at byte 28.
+    const { code } = newUser('latin1');
+    const latin1 = Buffer.from(
+      `{"login":"latin1","name":"Zo\u00eb","email":"latin1@example.org","code":"${code}"}`,
+      'latin1',
+    );
+    const refused = await send(latin1);
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    const detail = async (response: Response) => ((await response.json()) as { detail: string }).detail;
+    expect(await detail(refused)).toBe('The request body is not UTF-8: invalid UTF-8 at byte 28.');
+    expect((await app.admin('GET', `${PREFIX}/users?queries=login:latin1`)).body.total_items).toBe(0);
+
+    const utf8 = Buffer.from(JSON.stringify(newUser('marked')));
+    const withMark = await send(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), utf8]));
+    expect(withMark.status).toBe(400);
+    expect(await detail(withMark)).toMatch(/^The request body starts with a byte order mark/);
+  });
+
   it('never give their code back, log it, or store it in clear', async () => {
     const input = newUser('secretive');
     const { body: user } = await app.admin('POST', `${PREFIX}/users`, input);

@@ -2,7 +2,8 @@ import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { InputRecord } from '../input-record.ts';
 import { withoutByteOrderMark } from './byte-order-mark.ts';
-import { firstInvalidUtf8, invalidUtf8At, refusingWideEncodings, WideEncodingError } from './utf8.ts';
+import { firstInvalidUtf8 } from '../../utf8.ts';
+import { invalidUtf8At, refusingWideEncodings, WideEncodingError } from './utf8.ts';
 
 /**
  * Lines longer than this are rejected unread: no record that long could be stored (MongoDB documents are
