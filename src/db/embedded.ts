@@ -357,6 +357,7 @@ async function startStandinProcess(
     child.kill('SIGKILL');
     throw error;
   }
+  output.listening();
   logger.info({ uri, dbPath, pid: child.pid }, 'embedded database: MongoDB stand-in');
 
   let stopping = false;
@@ -443,6 +444,8 @@ interface StandinOutput {
   recent(): string;
   /** The last error it logged. */
   loggedError(): { message: string; code?: string } | undefined;
+  /** Tells it that the stand-in listens: its errors are its own to report from now on. */
+  listening(): void;
 }
 
 /**
@@ -453,6 +456,7 @@ interface StandinOutput {
 function forwardLog(stream: Readable, logger: Logger): StandinOutput {
   const recent: string[] = [];
   let loggedError: { message: string; code?: string } | undefined;
+  let starting = true;
   createInterface({ input: stream }).on('line', (line) => {
     recent.push(line);
     if (recent.length > RECENT_LINES) recent.shift();
@@ -465,10 +469,18 @@ function forwardLog(stream: Readable, logger: Logger): StandinOutput {
       // Without a prototype, our error serializer keeps its type (DataDirInUse) instead of naming it Object.
       fields.err = Object.assign(Object.create(null), err);
     }
-    const label = (logger.levels.labels[Number(level)] ?? 'info') as Level;
+    // A start-up failure with a code (the data directory in use, the port taken) is ours to report, as
+    // a StandinStartFailed: often no failure at all (another process's stand-in, started meanwhile, is
+    // shared), so not at the stand-in's own fatal level.
+    const ours = starting && isJsonObject(err) && typeof err.code === 'string';
+    const label = ours ? 'debug' : ((logger.levels.labels[Number(level)] ?? 'info') as Level);
     logger[label](fields, typeof msg === 'string' ? msg : '');
   });
-  return { recent: () => recent.join('\n'), loggedError: () => loggedError };
+  return {
+    recent: () => recent.join('\n'),
+    loggedError: () => loggedError,
+    listening: () => void (starting = false),
+  };
 }
 
 function parseJsonObject(line: string): Json | undefined {
