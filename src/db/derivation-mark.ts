@@ -6,9 +6,10 @@ import { DERIVATION_MARK, hasDirectoryDocuments } from './collections.ts';
  * forms), numbered: raised by every release that changes it, so that a server started on documents an
  * earlier release derived says that `npm run rebuild` is due, rather than serving filters that match none
  * of them. 1: search by stems and addresses (issue #22), ages and opening hours (issue #23). 2: services'
- * served forms without their organization, spliced in when read (issue #18).
+ * served forms without their organization, spliced in when read (issue #18). 3: a service area's text is
+ * read as postcodes only if each has a digit (`Statewide` hid its service from every postcode search).
  */
-export const DERIVATION = 2;
+export const DERIVATION = 3;
 
 const MARK_ID = 'documents';
 

@@ -12,8 +12,13 @@ export interface Coverage {
 }
 
 const AREA_TYPES = new Set(['Polygon', 'MultiPolygon']);
-/** A postcode or ZIP code token: letters, digits, spaces and one dash, 3 to 10 characters. */
-const POSTCODE = /^[A-Z0-9][A-Z0-9 -]{1,8}[A-Z0-9]$/i;
+/**
+ * A postcode or ZIP code token: letters, digits, spaces and dashes, 3 to 10 characters, a digit among them
+ * (every postcode system's codes have one; `Statewide`, `Maine` or `Seattle` are places, not codes).
+ */
+const POSTCODE = /^(?=.*\d)[A-Z0-9][A-Z0-9 -]{1,8}[A-Z0-9]$/i;
+/** A label before a code (`ZIP 04101`, `Postcode: SW1A 1AA`), not part of it. */
+const POSTCODE_LABEL = /^(zip ?codes?|zip|post ?codes?|postal codes?)\b\s*:?\s*/i;
 
 export function normalizePostcode(postcode: string): string {
   const key = postcode.toUpperCase().replace(/\s+/g, '');
@@ -40,8 +45,10 @@ export function listedPostcodes(postcode: string): string[] {
 
 /**
  * Reads a service area's `extent`: a GeoJSON Polygon/MultiPolygon (`extent_type` geojson), or a list of
- * postcodes (`extent_type` text whose every comma-, semicolon- or newline-separated item looks like a
- * postcode). Anything else (KML, TopoJSON, free text) is kept as data but does not take part in search.
+ * postcodes (`extent_type` text whose every comma-, semicolon- or newline-separated item is a postcode,
+ * labelled or not). Anything else (KML, TopoJSON, free text such as `Statewide`) is kept as data but does
+ * not take part in search: a service whose area says no postcode is found by every postcode search, where
+ * one read as listing postcodes it does not is found by none.
  */
 export function coverageOf(areas: Array<Record<string, unknown>>): Coverage {
   const coverage: Coverage = { areas: [], postcodes: [], problems: [] };
@@ -55,7 +62,7 @@ export function coverageOf(areas: Array<Record<string, unknown>>): Coverage {
     } else if (type === 'text' || type === undefined) {
       const items = extent
         .split(/[,;\n]/)
-        .map((item) => item.trim())
+        .map((item) => item.trim().replace(POSTCODE_LABEL, ''))
         .filter(Boolean);
       if (items.length > 0 && items.every((item) => POSTCODE.test(item))) {
         coverage.postcodes.push(...items.map(normalizePostcode));
