@@ -7,11 +7,7 @@ import { queryInteger } from '../http/query-integer.ts';
 import { isJsonObject, type Json } from '../json.ts';
 import { DAY_CODES } from '../hours/weekly-hours.ts';
 
-const text = z
-  .string({ error: 'must be a string' })
-  .trim()
-  .min(1, 'must not be empty')
-  .max(500, 'is too long');
+const text = z.string({ error: 'must be a string' }).trim().max(500, 'is too long');
 
 /**
  * ISO 8601 date (`2025-06-01`) or date-time with a zone (`2025-06-01T08:00:00Z`, `…+02:00`, `…+0200`,
@@ -51,13 +47,14 @@ const dateTime = z
   .string({ error: 'must be an ISO 8601 date-time with a time zone' })
   .trim()
   .refine(
-    (value) => /T/i.test(value),
+    // A date and a time with their zone; `instant` checks the rest (and would offer a date alone).
+    (value) => /T.*(Z|[+-]\d{2}(:?\d{2})?)$/i.test(value),
     'must be an ISO 8601 date-time with a time zone, e.g. 2026-11-27T09:30:00-05:00',
   )
   .pipe(instant)
   .refine(
     (date) => date >= EARLIEST_INSTANT && date < LATEST_INSTANT,
-    'must be between the years 0001 and 9999',
+    'must be from 0001-01-02 to 9999-12-29 (UTC)',
   );
 
 /** Every parameter of every core list endpoint, by name; each endpoint picks the ones it takes. */
@@ -204,7 +201,10 @@ export function parseListParameters<Names extends ParameterName>(
       errors.push({ parameter: name, message: 'must be given once' });
       continue;
     }
-    const parsed = parameters[name].safeParse(value === '' ? undefined : value);
+    // A blank value is the parameter left out, as a form's empty field sends it (profile).
+    const parsed = parameters[name].safeParse(
+      typeof value === 'string' && value.trim() === '' ? undefined : value,
+    );
     if (parsed.success) values[name] = parsed.data;
     else errors.push({ parameter: name, message: parsed.error.issues[0]?.message ?? 'is invalid' });
   }

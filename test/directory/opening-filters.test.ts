@@ -450,6 +450,20 @@ describe('combined', () => {
       }
     }
   });
+
+  it('say what an instant needs: a date, a time and a zone, from 0001-01-02 to 9999-12-29', async () => {
+    const messageFor = async (openAt: string) => {
+      const target = `${app.url}/services?open_at=${encodeURIComponent(openAt)}`;
+      return (await expectProblem(await fetch(target), 400, openAt)).errors?.[0]?.message;
+    };
+    const needsZone = 'must be an ISO 8601 date-time with a time zone, e.g. 2026-11-27T09:30:00-05:00';
+    for (const openAt of ['2026-07-11', '2026-07-11T10:30:00', '2026-07-11T10:30'])
+      expect(await messageFor(openAt), openAt).toBe(needsZone);
+    for (const openAt of ['0001-01-01T00:00:00Z', '0001-01-02T00:00:00+14:00', '9999-12-30T00:00:00Z'])
+      expect(await messageFor(openAt), openAt).toBe('must be from 0001-01-02 to 9999-12-29 (UTC)');
+    for (const openAt of ['0001-01-02T00:00:00Z', '9999-12-29T23:59:59Z'])
+      expect((await fetch(`${app.url}/services?open_at=${openAt}`)).status, openAt).toBe(200);
+  });
 });
 
 describe('on the sample directory, with postcode and proximity', () => {

@@ -486,6 +486,16 @@ describe('POST lists', () => {
     expect((await expectProblem(response, 400, 'truncated JSON')).detail).toMatch(/body/i);
   });
 
+  it('take a blank value as the parameter left out, as a form sends an empty field', async () => {
+    const plain = await client.getJson('/services');
+    const blank = '/services?search=&taxonomy_term_id=&organization_id=%20&modified_after=&page=&per_page=+';
+    expect(await client.getJson(blank)).toEqual(plain);
+    expect(await client.getJson('/services?search=%20%20')).toEqual(plain);
+    expect(await client.postJson('/services', { search: ' ', taxonomy_id: '' })).toEqual(plain);
+    const sals = await client.getJson('/service_at_locations');
+    expect(await client.getJson('/service_at_locations?postcode=&proximity=')).toEqual(sals);
+  });
+
   it('refuses a body with a __proto__ key with 400 saying so', async () => {
     const response = await fetch(url('/services'), {
       method: 'POST',
