@@ -26,7 +26,7 @@ export function metaRecorder({ config }: ProtocolDependencies, queue: MetaEntryQ
     } finally {
       // Taken now: by the time the response has gone out, compression has replaced the body with a stream.
       const body: unknown = ctx.body;
-      ctx.res.once('close', () => {
+      const record = () => {
         if (ctx.state.metaEntryId !== undefined) return;
         try {
           queue.add({
@@ -37,7 +37,11 @@ export function metaRecorder({ config }: ProtocolDependencies, queue: MetaEntryQ
         } catch (error) {
           ctx.state.logger.error({ errorName: (error as Error).name }, 'meta entry could not be described');
         }
-      });
+      };
+      // A caller that left before the answer (an import it waited for, then gave up on) closed the
+      // response already: its call is recorded all the same, it may have changed the directory.
+      if (ctx.res.closed) record();
+      else ctx.res.once('close', record);
     }
   };
 }

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { IMPORT_LEASE_COLLECTION } from '../../src/ingest/import-lease.ts';
 import type { Json } from '../../src/json.ts';
 import { call, createUser, eventually, storedEntries, type TestUser } from './support.ts';
 import { defaultDocument } from '../openapi/default-document.ts';
@@ -107,6 +108,50 @@ describe('POST /import?wait=true', () => {
     const response = await post('?wait=TRUE&dry_run=No', JSON.stringify(written), 'application/json');
     expect(await response.json()).toMatchObject({ dryRun: false, inserted: 1 });
     expect((await getService(written.id)).status).toBe(200);
+  });
+
+  it('records the call when its client leaves before the answer, the import done all the same', async () => {
+    // Imports wait while another process holds the database's import lease: the client leaves meanwhile.
+    const leases = app.database.db.collection<Record<string, unknown>>(IMPORT_LEASE_COLLECTION);
+    const leaseTakenAt = new Date().toISOString();
+    await leases.insertOne({
+      _id: 'import' as never,
+      holder: 'another',
+      pid: 1,
+      pidSpace: 'another-pid-space',
+      expiresAt: new Date(Date.now() + 60_000),
+    });
+    try {
+      const record = service('Left Behind');
+      const body = Buffer.from(ndjson(record));
+      const upload = request(`${app.url}/import?wait=true`, {
+        method: 'POST',
+        headers: { ...loader.headers, 'content-type': 'application/x-ndjson', 'content-length': body.length },
+      });
+      upload.on('error', () => {});
+      upload.end(body);
+      // The body is received once its spool file holds it all.
+      await eventually(async () => {
+        const [file] = await spooled();
+        return file && (await stat(join(dataDir, 'import-spool', file))).size === body.length
+          ? file
+          : undefined;
+      });
+      upload.destroy();
+      await leases.deleteOne({ _id: 'import' as never });
+      await eventually(async () => ((await getService(record.id)).status === 200 ? true : undefined));
+      const entry = await eventually(async () =>
+        (await storedEntries(app)).find(
+          (stored) =>
+            stored.path === '/import' &&
+            stored.response_body?.includes(`"inserted":1`) &&
+            stored.recorded_at > leaseTakenAt,
+        ),
+      );
+      expect(entry).toMatchObject({ verb: 'POST', status: 'Complete', appid: loader.login });
+    } finally {
+      await leases.deleteOne({ _id: 'import' as never, holder: 'another' } as never);
+    }
   });
 
   it('records the call as a Complete meta entry with the report', async () => {
