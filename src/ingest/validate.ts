@@ -105,9 +105,19 @@ const MAX_NESTING = 64;
 
 const RESERVED_NAME = /^[_$]|\0/;
 
+/**
+ * A `\ud800`-style escape without its pair is valid JSON but no Unicode text (RFC 8259 §8.2): stored as
+ * UTF-8 it would become U+FFFD, and strict clients refuse it as served.
+ */
+const UNPAIRED_SURROGATE =
+  'a text in the record holds an unpaired surrogate (a \\uD800-\\uDFFF escape not in a pair): it is not Unicode text';
+
 /** What one walk over a record finds: what makes it impossible to keep, and what the next steps need. */
 interface Shape {
-  /** Nesting deeper than MAX_NESTING, or a number beyond a double (`1e400` is read as Infinity, served as null). */
+  /**
+   * Nesting deeper than MAX_NESTING, a number beyond a double (`1e400` is read as Infinity, served as
+   * null), or an unpaired surrogate.
+   */
   problem?: string;
   /** Whether it holds a null anywhere: many publishers send `null` for "no value". */
   holdsNull: boolean;
@@ -128,6 +138,8 @@ function shapeOf(value: unknown): Shape {
     const item = values.pop();
     const depth = depths.pop()!;
     if (item === null) shape.holdsNull = true;
+    else if (typeof item === 'string' && !item.isWellFormed())
+      return { ...shape, problem: UNPAIRED_SURROGATE };
     else if (typeof item === 'number' && !Number.isFinite(item)) {
       return { ...shape, problem: 'a number in the record is too large to keep (beyond ±1.8e308)' };
     } else if (typeof item === 'object') {
@@ -143,6 +155,7 @@ function shapeOf(value: unknown): Shape {
       } else {
         const object = item as Record<string, unknown>;
         for (const key in object) {
+          if (!key.isWellFormed()) return { ...shape, problem: UNPAIRED_SURROGATE };
           const member = object[key];
           if (member !== null && RESERVED_NAME.test(key)) shape.reservedNames = true;
           values.push(member);

@@ -203,6 +203,21 @@ describe('importing records', () => {
     ]);
   });
 
+  it('rejects a text with an unpaired surrogate escape, in a value or a name, which is no Unicode text', async () => {
+    const report = await importLines(db, [
+      `${JSON.stringify(service()).slice(0, -1)},"name":"lone \\ud800 surrogate"}`,
+      `${JSON.stringify(service()).slice(0, -1)},"x_\\udc00":1}`,
+      `${JSON.stringify(service({ id: SVC2 })).slice(0, -1)},"x_pair":"\\ud83d\\ude00"}`,
+    ]);
+    expect(report).toMatchObject({ inserted: 1, rejected: 2 });
+    const message =
+      'a text in the record holds an unpaired surrogate (a \\uD800-\\uDFFF escape not in a pair): it is not Unicode text';
+    expect(report.rejections).toEqual([
+      { at: 'input.ndjson:1', message },
+      { at: 'input.ndjson:2', message },
+    ]);
+  });
+
   it('treats null as an absent field', async () => {
     const report = await importLines(db, [
       service({ alternate_name: null, phones: [{ id: PHONE_A, number: '1', extension: null }] }),
