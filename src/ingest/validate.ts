@@ -44,7 +44,11 @@ export function validateRecord(given: InputRecord, forcedType?: RecordType): Val
     return {
       ok: false,
       rejections: [
-        { at, message: 'cannot tell the record type from its fields; give the type explicitly (--type)' },
+        {
+          at,
+          message:
+            'cannot tell the record type from its fields; give the type explicitly (--type, or type= over HTTP)',
+        },
       ],
     };
   }

@@ -67,6 +67,12 @@ describe('POST /import?wait=true', () => {
     expect(report.rejections[0]!.at).toContain('request body');
   });
 
+  it('tells how to give the type of a record whose fields do not tell it, in the words of HTTP', async () => {
+    const response = await post('?wait=true', JSON.stringify({ x_note: 'what am I?' }), 'application/json');
+    const report = (await response.json()) as { rejections: { message: string }[] };
+    expect(report.rejections[0]!.message).toMatch(/give the type explicitly \(.*type= over HTTP\)$/);
+  });
+
   it.each(['application/x-ndjson', 'application/jsonl'])('imports NDJSON sent as %s', async (type) => {
     const records = [service('Nd one'), service('Nd two')];
     const response = await post('?wait=true', `${ndjson(...records)}\nnot json\n`, type);
