@@ -285,6 +285,34 @@ describe('reading a tabular-form package', () => {
     ]);
   });
 
+  it('reads the columns a package leaves untyped as the HSDS model types them, other columns as text', async () => {
+    const location = 'c0000000-0000-4000-8000-000000000001';
+    const dir = await writePackage(
+      [
+        { name: 'service', path: 'services.csv' },
+        { name: 'location', path: 'locations.csv', schema: { fields: [{ name: 'latitude' }] } },
+      ],
+      {
+        'services.csv': `id,name,status,minimum_age,maximum_age,x_local_code\n${SERVICE_A},Pantry,active,5,0.5e2,0042\n`,
+        'locations.csv': `id,location_type,latitude,longitude,name\n${location},physical, 47.6 ,-122.3,42\n`,
+      },
+    );
+    const values = (await collect(readTabularPackage(dir))).map(
+      (record) => (record as { value: unknown }).value,
+    );
+    expect(values).toEqual([
+      {
+        id: SERVICE_A,
+        name: 'Pantry',
+        status: 'active',
+        minimum_age: 5,
+        maximum_age: 50,
+        x_local_code: '0042',
+      },
+      { id: location, location_type: 'physical', latitude: 47.6, longitude: -122.3, name: '42' },
+    ]);
+  });
+
   it('reads the same package from the path of its datapackage.json', async () => {
     const dir = await writePackage([resource('service', 'services.csv', serviceFields)], {
       'services.csv': `id,name,status\n${SERVICE_A},Pantry,active\n`,

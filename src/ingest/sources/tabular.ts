@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { EntityType } from '../../hsds/entities.ts';
+import { modelColumns } from '../entity-schemas.ts';
 import type { InputRecord } from '../input-record.ts';
 import { CsvSyntaxError, csvRecords } from '../../csv.ts';
 import { readDataPackage, type PackageTable } from './data-package.ts';
@@ -51,7 +52,10 @@ const notRead = (table: PackageTable, why = '') =>
  */
 async function* readTable(table: PackageTable, entity: EntityType): AsyncGenerator<InputRecord> {
   const file = table.file;
-  const fields = new Map(table.fields.map((field) => [field.name, field]));
+  // Columns the package leaves untyped are read as the HSDS model types them (a number, not text).
+  const fields = new Map(modelColumns[entity]);
+  for (const field of table.fields)
+    if (field.type !== undefined || !fields.has(field.name)) fields.set(field.name, field);
   let columns = table.header ? undefined : table.fields.map((field) => field.name);
   let row = 0;
   const utf8 = new Utf8StreamCheck();
