@@ -71,6 +71,7 @@ export function jsonBody(limitBytes: number): Middleware {
     if (hasBody) refuseOtherCharsets(ctx);
     return parse(ctx, () => {
       decodeUtf8Body(ctx);
+      refuseUnpairedSurrogates(ctx);
       return next();
     });
   };
@@ -93,3 +94,41 @@ function decodeUtf8Body(ctx: Context): void {
 
 /** A byte of 0x80 or more, in bytes read as Latin-1. */
 const NON_ASCII = /[\u0080-\u00ff]/;
+
+/** A `\uD800`-`\uDFFF` escape in JSON text: the start of a surrogate pair, or one alone. */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
+/**
+ * Refuses (400) a body whose JSON escapes an unpaired surrogate: valid JSON but no Unicode text, which
+ * would be stored as U+FFFD (as an import refuses such a record). Only a body escaping surrogates is walked.
+ */
+function refuseUnpairedSurrogates(ctx: Context): void {
+  const { rawBody } = ctx.request;
+  if (rawBody === undefined || !SURROGATE_ESCAPE.test(rawBody) || isUnicodeText(ctx.request.body)) return;
+  throw new HttpProblem(
+    400,
+    'The request body holds an unpaired surrogate (a \\uD800-\\uDFFF escape not in a pair): it is not Unicode text.',
+  );
+}
+
+/**
+ * Whether every text of a JSON value, names included, is well-formed Unicode. Iterative: a body may be nested
+ * deeper than the call stack goes.
+ */
+function isUnicodeText(value: unknown): boolean {
+  const pending = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (typeof item === 'string') {
+      if (!item.isWellFormed()) return false;
+    } else if (Array.isArray(item)) {
+      for (const member of item) pending.push(member);
+    } else if (item !== null && typeof item === 'object') {
+      for (const [key, member] of Object.entries(item)) {
+        if (!key.isWellFormed()) return false;
+        pending.push(member);
+      }
+    }
+  }
+  return true;
+}

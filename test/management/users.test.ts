@@ -184,6 +184,16 @@ describe('users', () => {
     const withMark = await send(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), utf8]));
     expect(withMark.status).toBe(400);
     expect(await detail(withMark)).toMatch(/^The request body starts with a byte order mark/);
+
+    // Escaped in ASCII JSON: a pair is a character, one alone no text at all.
+    const escaped = (name: string) =>
+      send(Buffer.from(JSON.stringify(newUser(`escaped${codes.length}`)).replace('"Name of', `"${name}`)));
+    const paired = await escaped('\\ud83d\\ude00');
+    expect(paired.status).toBe(200);
+    expect(((await paired.json()) as { name: string }).name).toMatch(/^😀 escaped/);
+    const alone = await escaped('\\ud800');
+    expect(alone.status).toBe(400);
+    expect(await detail(alone)).toMatch(/^The request body holds an unpaired surrogate/);
   });
 
   it('never give their code back, log it, or store it in clear', async () => {
