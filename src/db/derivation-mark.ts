@@ -7,7 +7,8 @@ import { DERIVATION_MARK, hasDirectoryDocuments } from './collections.ts';
  * earlier release derived says that `npm run rebuild` is due, rather than serving filters that match none
  * of them. 1: search by stems and addresses (issue #22), ages and opening hours (issue #23). 2: services'
  * served forms without their organization, spliced in when read (issue #18). 3: a service area's text is
- * read as postcodes only if each has a digit (`Statewide` hid its service from every postcode search).
+ * read as postcodes only if each has a digit (`Statewide` hid its service from every postcode search); a
+ * word with an apostrophe is one search term (`veteran's` as `veterans`).
  */
 export const DERIVATION = 3;
 

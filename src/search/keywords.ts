@@ -32,12 +32,20 @@ const UNDECOMPOSED = new RegExp(`[${Object.keys(PLAIN_SPELLING).join('')}]`, 'gu
 
 const plainSpelling = (word: string) => word.replace(UNDECOMPOSED, (letter) => PLAIN_SPELLING[letter]!);
 
-/** The words of a text, lower-cased, without accents and in plain spelling. */
+/** An apostrophe inside a word (`veteran's`, `O’Brien`): the word is one, not two. */
+const INNER_APOSTROPHE = /(?<=[\p{L}\p{N}])['\u2019\u02bc](?=[\p{L}\p{N}])/gu;
+
+/**
+ * The words of a text, lower-cased, without accents and in plain spelling; a word with an apostrophe is
+ * one word without it (`veteran's` is `veterans`, found as `veterans` and `veteran` are, not `veteran`
+ * and `s`).
+ */
 export const wordsIn = (text: string): string[] =>
   text
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .toLowerCase()
+    .replace(INNER_APOSTROPHE, '')
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean)
     .map(plainSpelling);

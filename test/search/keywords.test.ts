@@ -20,6 +20,18 @@ describe('search words', () => {
       '24h',
     ]);
   });
+
+  it('keep a word with an apostrophe inside it whole, without the apostrophe', () => {
+    expect(wordsIn("Veteran's O’Brien rock 'n' roll Veterans' 'quoted'")).toEqual([
+      'veterans',
+      'obrien',
+      'rock',
+      'n',
+      'roll',
+      'veterans',
+      'quoted',
+    ]);
+  });
 });
 
 describe('search terms', () => {
@@ -37,6 +49,8 @@ describe('search over services', () => {
   const LODZ = '11111111-1111-4111-8111-111111111111';
   const KITCHEN = '22222222-2222-4222-8222-222222222222';
   const OFFERED = '33333333-3333-4333-8333-333333333333';
+  const VETERANS = '44444444-4444-4444-8444-444444444444';
+  const MARYS = '55555555-5555-4555-8555-555555555555';
   const service = (id: string, name: string) => ({ id, name, status: 'active', description: 'Meals.' });
 
   beforeAll(async () => {
@@ -44,6 +58,8 @@ describe('search over services', () => {
     await importLines(app.database.db, [
       service(LODZ, 'Bank Żywności Łódź'),
       service(KITCHEN, 'Łódź Straße Kitchen'),
+      { ...service(VETERANS, 'Veterans Assistance'), description: 'Help with benefits.' },
+      { ...service(MARYS, 'St. Mary’s Pantry'), description: 'Groceries.' },
     ]);
   });
   afterAll(async () => app?.close());
@@ -59,6 +75,13 @@ describe('search over services', () => {
     expect(await found('lodz zywnosci')).toEqual([LODZ]);
     expect(await found('LODZ')).toEqual([LODZ, KITCHEN]);
     expect(await found('strasse')).toEqual([KITCHEN]);
+  });
+
+  it("finds words with an apostrophe typed with or without it: veteran's, St. Mary's", async () => {
+    for (const search of ["veteran's", 'veterans', 'veteran'])
+      expect(await found(search), search).toEqual([VETERANS]);
+    for (const search of ["mary's", 'mary’s pantry', 'marys', 'mary'])
+      expect(await found(search), search).toEqual([MARYS]);
   });
 
   it('finds the words typed with those letters too', async () => {
