@@ -1,13 +1,25 @@
 import { createHmac, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import pLimit from 'p-limit';
 
 /** scrypt cost parameters (N=2^15, r=8, p=1: about 32 MiB and tens of milliseconds a hash). */
 const COST: ScryptOptions = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const KEY_LENGTH = 32;
 
+/**
+ * One hash at a time: scrypt runs on libuv's small thread pool (4 threads), which compression and file
+ * reads share, and wrong codes are hashed every time; unchecked, a flood of guesses (each within the
+ * per-address limits, from many addresses) held every gzip response for tens of seconds. Checks wait
+ * their turn instead, and take one thread.
+ */
+const oneHashAtATime = pLimit(1);
+
 const derive = (secret: string, salt: Buffer, options: ScryptOptions) =>
-  new Promise<Buffer>((resolve, reject) =>
-    scrypt(secret, salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key))),
+  oneHashAtATime(
+    () =>
+      new Promise<Buffer>((resolve, reject) =>
+        scrypt(secret, salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key))),
+      ),
   );
 
 /** A salted scrypt hash of a secret, with its parameters: `scrypt$N$r$p$salt$hash` (base64url). */

@@ -1,3 +1,5 @@
+import { gzip } from 'node:zlib';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { hashSecret, secretMatches } from '../../src/auth/secret.ts';
 
@@ -26,5 +28,18 @@ describe('secretMatches', () => {
     expect(await secretMatches('shared code', after)).toBe(false);
     expect(await secretMatches('new code', after)).toBe(true);
     expect(await secretMatches('new code', before)).toBe(false);
+  });
+});
+
+describe('checks of many codes at once', () => {
+  it('leave the thread pool to compression: a gzip settles before any of eight checks', async () => {
+    const stored = await hashSecret('the right code');
+    const settled: string[] = [];
+    const checks = Array.from({ length: 8 }, (_, n) =>
+      secretMatches(`guess ${n}`, stored).then(() => settled.push('check')),
+    );
+    const compressed = promisify(gzip)(Buffer.alloc(1024, 'a')).then(() => settled.push('gzip'));
+    await Promise.all([...checks, compressed]);
+    expect(settled[0]).toBe('gzip');
   });
 });
