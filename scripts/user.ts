@@ -16,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { HttpProblem } from '../src/http/problem.ts';
+import { escapeControls } from '../src/ingest/report.ts';
 import { AccessEntryStore } from '../src/management/access-entries.ts';
 import { accessEntryInput } from '../src/management/access-entry-input.ts';
 import type { StoredUser } from '../src/db/protocol-records.ts';
@@ -105,10 +106,12 @@ async function run(command: string, operands: string[], options: Options, stores
       return;
     }
     case 'list':
+      // Escaped: what an earlier release stored may hold line breaks or terminal escapes.
       for await (const user of users.all()) {
-        console.log(`${user.login}\t${user.name}\t${user.email}\t${user.id}`);
+        console.log([user.login, user.name, user.email, user.id].map(escapeControls).join('\t'));
         for (const entry of await accessEntries.ofUser(user.id)) {
-          console.log(`  ${entry.verb} ${entry.path}${entry.name === undefined ? '' : `\t${entry.name}`}`);
+          const name = entry.name === undefined ? '' : `\t${escapeControls(entry.name)}`;
+          console.log(`  ${escapeControls(`${entry.verb} ${entry.path}`)}${name}`);
         }
       }
       return;

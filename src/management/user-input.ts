@@ -11,9 +11,13 @@ export const REDACTED_CODE = '********';
 /** `auth` is not an id a user can have: `/users/auth/` is the auth endpoint. */
 const userId = recordId.refine((id) => id !== 'auth', "must not be 'auth'");
 
-/** No colon: HTTP Basic credentials end the login at the first one. */
-export const LOGIN_PATTERN = /^[^\s:]{1,128}$/;
-export const LOGIN_RULE = 'must be 1 to 128 characters, without spaces or colons';
+/**
+ * Visible ASCII: a login names its user in the meta protocol's entries, so none may pass for another
+ * (`аdmin` with a Cyrillic а, or `admin` with a zero-width space, both looked like `admin`); `x-appid` is
+ * read as Latin-1 anyway. No colon: HTTP Basic credentials end the login at the first one.
+ */
+export const LOGIN_PATTERN = /^[!-9;-~]{1,128}$/;
+export const LOGIN_RULE = 'must be 1 to 128 ASCII letters, digits or punctuation, without spaces or colons';
 const login = stringField().regex(LOGIN_PATTERN, LOGIN_RULE);
 
 const EMAIL_RULE = 'must be an email address (at most 254 characters), or empty for none';

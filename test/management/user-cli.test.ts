@@ -66,6 +66,14 @@ describe('npm run user', () => {
     expect(listed.output).toMatch(/^dana\tDana Scully\tdana@example\.org\t/m);
     expect(listed.output).toMatch(/^fox\t.*\n {2}GET \/management\/users\*\tReads users$/m);
 
+    // A name an earlier release stored with a line break and a terminal escape is listed escaped.
+    const users = testDatabase.db.collection(USERS);
+    await users.updateOne({ login: 'dana' }, { $set: { name: 'Dana\nforged\tline \u001b[2J' } });
+    const escaped = (await user('list')).output;
+    expect(escaped).toMatch(/^dana\tDana\\u000aforged\\u0009line \\u001b\[2J\tdana@example\.org\t/m);
+    expect(escaped).not.toContain('\u001b');
+    await users.updateOne({ login: 'dana' }, { $set: { name: 'Dana Scully' } });
+
     expect((await user('revoke', 'fox', '/management/users*', 'get')).status).toBe(0);
     expect(await entries.countDocuments()).toBe(0);
     expect((await user('revoke', 'fox', '/management/users*', 'GET')).status).toBe(1);

@@ -118,7 +118,13 @@ describe('users', () => {
       'must be an email address (at most 254 characters), or empty for none',
     ],
     ['login', { login: 'with:colon' }, 'without spaces or colons'],
+    // Passing for `admin`: a Cyrillic а, a zero-width space.
+    ['login', { login: '\u0430dmin' }, 'ASCII letters, digits or punctuation'],
+    ['login', { login: 'admin\u200b' }, 'ASCII letters, digits or punctuation'],
     ['name', { name: '  ' }, 'must not be empty'],
+    ['name', { name: 'Two\nlines' }, 'control characters'],
+    ['name', { name: 'Escape \u001b]0;title\u0007' }, 'control characters'],
+    ['name', { name: 'Reversed \u202etext' }, 'text direction overrides'],
     ['code', { code: 'short' }, 'at least 12 characters'],
     ['code', { code: 42 }, 'must be a string'],
     ['id', { id: 'has/slash' }, 'letters, digits'],
