@@ -58,8 +58,11 @@ function redactJsonText(text: string): string {
  * consumes the whole token, so the scan never starts again inside a string: linear in the text.
  */
 const JSON_TOKEN = /"((?:[^"\\]|\\.)*)"(\s*:\s*)("(?:[^"\\]|\\.)*"?|[^,}\]\s"]+)|"(?:[^"\\]|\\.)*"?/g;
-/** `name=value`, as a query string writes a parameter (a value ends at a `?` too: a URL given as a value). */
-const QUERY_PARAMETER = /(^|[?&;\s])([^=&?;\s]+)=([^&;?\s#]*)/g;
+/**
+ * `name=value`, as a query string writes a parameter (a value ends at a `?` too: a URL given as a value),
+ * or as a person does (`code = …`).
+ */
+const QUERY_PARAMETER = /(^|[?&;\s])([^=&?;\s]+)[ \t]*=[ \t]*([^&;?\s#]*)/g;
 /** `Name: value` on a line of its own, as HTTP writes a header: the value runs to the end of the line. */
 const HEADER_LINE = /(^|\n)([^:\r\n]+):[ \t]*([^\r\n]*)/g;
 
@@ -87,12 +90,25 @@ function redactSecretText(text: string, decodings = 0): string {
   return decodedRedacted === decoded ? redacted : decodedRedacted;
 }
 
+/** A JSON string's escape of a character by its code (`\u0063` for `c`): a name may be spelled so. */
+const UNICODE_ESCAPE = '\\u';
+
+/** A JSON string token's text, its escapes undone where they are valid. */
+function unescaped(name: string): string {
+  if (!name.includes('\\')) return name;
+  try {
+    return JSON.parse(`"${name}"`) as string;
+  } catch {
+    return name;
+  }
+}
+
 function redactPlainText(text: string): string {
-  // Most text names no secret at all: it is not scanned further.
-  if (!NAMES_A_SECRET.test(text)) return text;
+  // Most text names no secret at all, in letters or escapes: it is not scanned further.
+  if (!NAMES_A_SECRET.test(text) && !text.includes(UNICODE_ESCAPE)) return text;
   return text
     .replace(JSON_TOKEN, (token: string, name?: string, colon?: string) =>
-      name !== undefined && colon !== undefined && isSecretKey(name)
+      name !== undefined && colon !== undefined && isSecretKey(unescaped(name))
         ? `"${name}"${colon}"${REDACTED}"`
         : token,
     )

@@ -64,6 +64,22 @@ describe('redactSecrets', () => {
     });
   });
 
+  it('redacts a member named with JSON escapes in JSON cut short, and a parameter written with spaces', () => {
+    expect(
+      redactSecrets({
+        escaped: '{"\\u0063ode":"s3cret-1", ',
+        partly: '[{"co\\u0064e":"s3cret-2"}',
+        spaced: 'code = s3cret-3; CODE\t=s3cret-4',
+        other: '{"\\u006eame":"Ana", ',
+      }),
+    ).toEqual({
+      escaped: '{"\\u0063ode":"[redacted]", ',
+      partly: '[{"co\\u0064e":"[redacted]"}',
+      spaced: 'code=[redacted]; CODE=[redacted]',
+      other: '{"\\u006eame":"Ana", ',
+    });
+  });
+
   it('redacts a query string percent-encoded inside another, up to three times, keeping it decoded', () => {
     expect(
       redactSecrets({
