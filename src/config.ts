@@ -7,7 +7,20 @@ import { sourceName } from './ingest/source-name.ts';
 import { feedUrlProblem, headerProblem } from './harvest/feed-url.ts';
 import { OFFSETS, parseOffset } from './hours/weekly-hours.ts';
 
-const port = z.coerce.number().int().min(0).max(65535);
+/**
+ * A whole number in decimal digits, from `min` to `max`: `0x1F90`, `0b11`, `8080.0` or `1e3`, which
+ * Number() would read, are refused.
+ */
+const integer = (min: number, max = Number.MAX_SAFE_INTEGER, messages: { min?: string; max?: string } = {}) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, 'must be a whole number, in decimal digits')
+    .transform(Number)
+    .pipe(z.number().min(min, messages.min).max(max, messages.max));
+
+/** 0: a port the system chooses (a test's, say); logged once listening. */
+const port = integer(0, 65535);
 
 /** A feed the server harvests on its own (HSDS_HARVEST; docs/import.md). */
 const HarvestFeed = z
@@ -38,7 +51,7 @@ export const MAX_IMPORT_WORKERS = 4;
 
 /**
  * Every setting comes from the environment (twelve-factor); each variable is documented in docs/configuration.md.
- * Unset and empty variables both mean "use the default", so `FOO=` in an env file does not break start-up.
+ * Unset and blank variables both mean "use the default", so `FOO=` in an env file does not break start-up.
  */
 const EnvironmentSchema = z
   .object({
@@ -57,11 +70,11 @@ const EnvironmentSchema = z
       .string()
       .regex(/^[^/\\. "$*<>:|?]{1,63}$/, 'must be a valid MongoDB database name')
       .default('hsds'),
-    HSDS_DB_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
+    HSDS_DB_TIMEOUT_MS: integer(100, 120_000).default(5000),
     // Below the import lease's 45 s: an import whose lease goes unrenewed that long loses it anyway.
-    HSDS_IMPORT_OUTAGE_MS: z.coerce.number().int().min(0).max(40_000).default(30_000),
-    HSDS_IMPORT_WORKERS: z.coerce.number().int().min(0).max(MAX_IMPORT_WORKERS).optional(),
-    HSDS_TOMBSTONE_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
+    HSDS_IMPORT_OUTAGE_MS: integer(0, 40_000).default(30_000),
+    HSDS_IMPORT_WORKERS: integer(0, MAX_IMPORT_WORKERS).optional(),
+    HSDS_TOMBSTONE_DAYS: integer(0, 3650).default(30),
     HSDS_REPLACE_MAX_MISSING: z.coerce.number().min(0).max(1).default(DEFAULT_MAX_MISSING_SHARE),
     HSDS_HARVEST: z
       .string()
@@ -77,7 +90,8 @@ const EnvironmentSchema = z
       .default([]),
     HSDS_DATA_DIR: z.string().min(1).default('.data'),
     HSDS_EMBEDDED: z.enum(['auto', 'mongod', 'standin']).default('auto'),
-    HSDS_EMBEDDED_DB_PORT: port.default(27217),
+    // Not 0: sharers find the embedded database at this port (the driver refuses port 0 in a URI).
+    HSDS_EMBEDDED_DB_PORT: integer(1, 65535).default(27217),
     HSDS_SEED: booleanFlag.optional(),
     HSDS_PUBLIC_URL: z
       .url({ protocol: /^https?$/ })
@@ -88,24 +102,13 @@ const EnvironmentSchema = z
       .transform((url) => url.replace(/\/+$/, ''))
       .optional(),
     HSDS_TRUST_PROXY: booleanFlag.default(false),
-    HSDS_PROXY_HOPS: z.coerce.number().int().min(1).max(16).default(1),
-    HSDS_BODY_LIMIT_BYTES: z.coerce
-      .number()
-      .int()
-      .min(1024)
-      .default(1024 * 1024),
-    HSDS_SHUTDOWN_TIMEOUT_MS: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .max(3_600_000, 'must be at most an hour')
-      .default(10_000),
-    HSDS_REQUEST_TIMEOUT_MS: z.coerce
-      .number()
-      .int()
-      .min(1000, 'must be at least a second')
-      .max(86_400_000, 'must be at most a day')
-      .default(300_000),
+    HSDS_PROXY_HOPS: integer(1, 16).default(1),
+    HSDS_BODY_LIMIT_BYTES: integer(1024).default(1024 * 1024),
+    HSDS_SHUTDOWN_TIMEOUT_MS: integer(0, 3_600_000, { max: 'must be at most an hour' }).default(10_000),
+    HSDS_REQUEST_TIMEOUT_MS: integer(1000, 86_400_000, {
+      min: 'must be at least a second',
+      max: 'must be at most a day',
+    }).default(300_000),
     HSDS_CORS_ORIGIN: z.string().min(1).default('*'),
     HSDS_CACHE_CONTROL: z.string().min(1).default('public, max-age=60'),
     HSDS_DEFAULT_TIMEZONE: z
@@ -124,36 +127,20 @@ const EnvironmentSchema = z
     HSDS_UNKNOWN_PARAMETERS: z
       .enum(['reject', 'ignore'], { error: "must be 'reject' or 'ignore'" })
       .default('reject'),
-    HSDS_RESPONSE_CACHE_MB: z.coerce.number().int().min(0).max(1_048_576).default(128),
+    HSDS_RESPONSE_CACHE_MB: integer(0, 1_048_576).default(128),
     HSDS_POSTCODES_FILE: z.string().min(1).optional(),
     HSDS_MANAGEMENT_PREFIX: z
       .string()
       .regex(/^\/[\w-]+(\/[\w-]+)*$/, 'must be a path like /management')
       .default('/management'),
     HSDS_ADMIN_LOGIN: z.string().regex(LOGIN_PATTERN, LOGIN_RULE).optional(),
-    HSDS_ADMIN_CODE: z
-      .string()
-      .min(12, 'must be at least 12 characters')
-      .regex(/\S/, 'must not be only spaces')
-      .optional(),
+    HSDS_ADMIN_CODE: z.string().min(12, 'must be at least 12 characters').optional(),
     HSDS_META_SYSTEM: z.string().min(1).default('hsds-api'),
     HSDS_META_LOG_READS: booleanFlag.default(false),
-    HSDS_META_BODY_LIMIT_BYTES: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .default(16 * 1024),
-    HSDS_META_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(0),
-    HSDS_IMPORT_JSON_LIMIT_BYTES: z.coerce
-      .number()
-      .int()
-      .min(1024)
-      .default(32 * 1024 * 1024),
-    HSDS_IMPORT_BODY_LIMIT_BYTES: z.coerce
-      .number()
-      .int()
-      .min(1024)
-      .default(512 * 1024 * 1024),
+    HSDS_META_BODY_LIMIT_BYTES: integer(0).default(16 * 1024),
+    HSDS_META_RETENTION_DAYS: integer(0, 36_500).default(0),
+    HSDS_IMPORT_JSON_LIMIT_BYTES: integer(1024).default(32 * 1024 * 1024),
+    HSDS_IMPORT_BODY_LIMIT_BYTES: integer(1024).default(512 * 1024 * 1024),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .superRefine((env, context) => {
@@ -232,7 +219,8 @@ export class ConfigError extends Error {
 
 /** Parses the environment; a bad value throws one ConfigError naming every offending variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  // Blank (empty, or only spaces) is unset: a number coerced from spaces would be 0, not the default.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value?.trim() !== ''));
   const parsed = EnvironmentSchema.safeParse(present);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);

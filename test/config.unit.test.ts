@@ -144,12 +144,24 @@ describe('loadConfig', () => {
       ['HSDS_PUBLIC_URL', 'https://api.example.org/hsds?x=1', /HSDS_PUBLIC_URL: must not have a query/],
     ] as const)
       expect(() => loadConfig({ [variable]: value }), value).toThrow(message);
+    // A code of spaces is blank, so no code at all.
     expect(() => loadConfig({ HSDS_ADMIN_LOGIN: 'admin', HSDS_ADMIN_CODE: ' '.repeat(12) })).toThrow(
-      /HSDS_ADMIN_CODE: must not be only spaces/,
+      /HSDS_ADMIN_CODE: must be set with HSDS_ADMIN_LOGIN/,
     );
     expect(
       loadConfig({ MONGODB_URI: 'mongodb+srv://cluster0.example.net/?retryWrites=true' }).mongodbUri,
     ).toBe('mongodb+srv://cluster0.example.net/?retryWrites=true');
+  });
+
+  it('reads a blank variable as unset, and numbers only in decimal digits', () => {
+    const blank = loadConfig({ PORT: ' ', HSDS_TOMBSTONE_DAYS: '\t', HSDS_RESPONSE_CACHE_MB: '  ' });
+    expect(blank).toMatchObject({ port: 8080, tombstoneDays: 30, responseCacheBytes: 128 * 1024 * 1024 });
+    expect(loadConfig({ PORT: ' 8081 ' }).port).toBe(8081);
+    for (const value of ['0x1F90', '0b11', '8080.0', '1e3', '-1', '+80'])
+      expect(() => loadConfig({ PORT: value }), value).toThrow(
+        /PORT: must be a whole number, in decimal digits/,
+      );
+    expect(() => loadConfig({ HSDS_EMBEDDED_DB_PORT: '0' })).toThrow(/HSDS_EMBEDDED_DB_PORT: .*>=1/);
   });
 
   it('names every bad variable at once', () => {

@@ -14,10 +14,10 @@ export interface DatabaseOptions {
   logger: Logger;
 }
 
-/** What readiness finds: the database answers (and takes writes), refuses writes, or does not answer. */
 /** Free space on the database's file system below which, after a refusal, it is still not writable. */
 const WRITABLE_FREE_BYTES = 16 * 1024 * 1024;
 
+/** What readiness finds: the database answers (and takes writes), refuses writes, or does not answer. */
 export type DatabaseState = 'up' | 'not writable' | 'down';
 
 /** The one-document collection readiness writes to, to learn whether a full disk has been freed. */
