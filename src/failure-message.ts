@@ -1,5 +1,5 @@
 import { ConfigError } from './config.ts';
-import { isDatabaseUnavailable } from './db/unavailable.ts';
+import { isDatabaseUnavailable, unavailabilityReason } from './db/unavailable.ts';
 import { ImportLeaseLost } from './ingest/import-lease.ts';
 
 /** System and argument errors an operator fixes by reading their message: a port, a path, an option. */
@@ -28,7 +28,8 @@ const OPERATOR_ERROR_CODES = new Set([
  */
 export function failureMessage(error: unknown): unknown {
   if (error instanceof ConfigError || error instanceof ImportLeaseLost) return error.message;
-  if (isDatabaseUnavailable(error)) return `the database cannot be reached: ${(error as Error).message}`;
+  if (isDatabaseUnavailable(error))
+    return `the database cannot be reached: ${unavailabilityReason(error as Error)}`;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (typeof code === 'string' && OPERATOR_ERROR_CODES.has(code)) return (error as Error).message;
   return error;

@@ -4,6 +4,9 @@ import { ConfigError } from '../src/config.ts';
 import { failureMessage } from '../src/failure-message.ts';
 import { ImportLeaseLost } from '../src/ingest/import-lease.ts';
 import { DataDirInUse } from 'mongo-standin';
+import { pino } from 'pino';
+import { Database } from '../src/db/database.ts';
+import { freePort } from './support/free-port.ts';
 
 const systemError = (code: string, message: string) => Object.assign(new Error(message), { code });
 
@@ -25,6 +28,24 @@ describe('what a command prints when it cannot run', () => {
     expect(failureMessage(new MongoNetworkError('connect ECONNREFUSED 127.0.0.1:1'))).toBe(
       'the database cannot be reached: connect ECONNREFUSED 127.0.0.1:1',
     );
+  });
+
+  it('says why, for an operation that waited on a connection that failed (not "Topology is closed")', async () => {
+    const port = await freePort();
+    const database = new Database({
+      uri: `mongodb://127.0.0.1:${port}/`,
+      dbName: 'unreached',
+      timeoutMs: 1000,
+      logger: pino({ level: 'silent' }),
+    });
+    try {
+      const failure = await database.db.command({ ping: 1 }).catch((error: unknown) => error);
+      expect(failureMessage(failure)).toBe(
+        `the database cannot be reached: connect ECONNREFUSED 127.0.0.1:${port}`,
+      );
+    } finally {
+      await database.close();
+    }
   });
 
   it('keeps the whole error, stack and all, for anything else', () => {

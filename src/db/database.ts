@@ -2,6 +2,7 @@ import { MongoClient, MongoServerError, type Db } from 'mongodb';
 import type { Logger } from 'pino';
 import { retryUntilDone } from '../retry.ts';
 import { collectionIndexes } from './collections.ts';
+import { noteConnectAttempt } from './unavailable.ts';
 
 export interface DatabaseOptions {
   uri: string;
@@ -60,12 +61,26 @@ export class Database {
     });
     this.db = this.client.db(options.dbName);
     this.logger = options.logger;
-    void retryUntilDone(() => this.client.connect(), {
+    let attempts = 0;
+    const connect = async () => {
+      try {
+        await this.client.connect();
+        noteConnectAttempt(undefined);
+      } catch (error) {
+        noteConnectAttempt(error as Error);
+        throw error;
+      }
+    };
+    void retryUntilDone(connect, {
       firstDelayMs: 250,
       maxDelayMs: MAX_CONNECT_DELAY_MS,
       stopped: () => this.closed,
+      // Why, once at warn (a wrong host, a refused port: what an operator fixes), then at debug.
       onFailure: (error, retryInMs) =>
-        this.logger.debug({ err: error, retryInMs }, 'database not reached yet; retrying'),
+        this.logger[attempts++ === 0 ? 'warn' : 'debug'](
+          { reason: (error as Error).message, retryInMs },
+          'database not reached yet; retrying',
+        ),
     });
   }
 

@@ -8,6 +8,24 @@ import {
   MongoTopologyClosedError,
 } from 'mongodb';
 
+/**
+ * Why this process's last attempt to connect failed (a refused connection, an unknown host), until one
+ * succeeds: an operation waiting on that attempt fails only with the driver's "Topology is closed".
+ */
+let connectFailure: string | undefined;
+
+/** Records the outcome of an attempt to connect: its failure, or (undefined) success. */
+export function noteConnectAttempt(failure: Error | undefined): void {
+  connectFailure = failure?.message;
+}
+
+/** What the database's unavailability says: for an operation that waited on a failed connect, its reason. */
+export function unavailabilityReason(error: Error): string {
+  return error instanceof MongoTopologyClosedError && connectFailure !== undefined
+    ? connectFailure
+    : error.message;
+}
+
 /** MongoDB's code (codeName OutOfDiskSpace) for a write it cannot make durable for lack of disk space. */
 export const OUT_OF_DISK_SPACE = 14031;
 
