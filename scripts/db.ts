@@ -5,10 +5,24 @@
  * it again if it stops, and this process only watches over it. If a server already runs the database, this
  * one shares it and runs it itself once that server stops.
  */
+import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.ts';
 import { startEmbeddedDatabase } from '../src/db/embedded.ts';
 import { failureMessage } from '../src/failure-message.ts';
 import { createLogger } from '../src/log.ts';
+
+const USAGE = 'usage: npm run db (settings from the environment: docs/configuration.md)';
+
+try {
+  const { values } = parseArgs({ options: { help: { type: 'boolean', short: 'h', default: false } } });
+  if (values.help) {
+    console.error(USAGE);
+    process.exit(0);
+  }
+} catch (error) {
+  console.error(`${failureMessage(error) as string}\n${USAGE}`);
+  process.exit(2);
+}
 
 try {
   const config = loadConfig();

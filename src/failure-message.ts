@@ -1,5 +1,5 @@
 import { ConfigError } from './config.ts';
-import { isDatabaseUnavailable, unavailabilityReason } from './db/unavailable.ts';
+import { isDatabaseUnavailable, isOutOfDiskSpace, unavailabilityReason } from './db/unavailable.ts';
 import { ImportLeaseLost } from './ingest/import-lease.ts';
 
 /** System and argument errors an operator fixes by reading their message: a port, a path, an option. */
@@ -24,10 +24,11 @@ const OPERATOR_ERROR_CODES = new Set([
 /**
  * What a command (the server, the CLIs) prints when it cannot run: one line for what the operator can fix
  * (a setting, a port or data directory in use, a file that cannot be read, an unknown option, a database
- * out of reach, an import that lost its lease), the whole error with its stack for anything else.
+ * out of reach or of disk space, an import that lost its lease), the whole error with its stack for anything else.
  */
 export function failureMessage(error: unknown): unknown {
   if (error instanceof ConfigError || error instanceof ImportLeaseLost) return error.message;
+  if (isOutOfDiskSpace(error)) return `the database is out of disk space: ${(error as Error).message}`;
   if (isDatabaseUnavailable(error))
     return `the database cannot be reached: ${unavailabilityReason(error as Error)}`;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;

@@ -1,4 +1,4 @@
-import { MongoNetworkError } from 'mongodb';
+import { MongoNetworkError, MongoServerError } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/config.ts';
 import { failureMessage } from '../src/failure-message.ts';
@@ -28,6 +28,15 @@ describe('what a command prints when it cannot run', () => {
     expect(failureMessage(new MongoNetworkError('connect ECONNREFUSED 127.0.0.1:1'))).toBe(
       'the database cannot be reached: connect ECONNREFUSED 127.0.0.1:1',
     );
+  });
+
+  it('says that the database is out of disk space, not out of reach', () => {
+    const full = new MongoServerError({
+      code: 14031,
+      codeName: 'OutOfDiskSpace',
+      errmsg: 'No space left on device',
+    });
+    expect(failureMessage(full)).toBe('the database is out of disk space: No space left on device');
   });
 
   it('says why, for an operation that waited on a connection that failed (not "Topology is closed")', async () => {

@@ -162,6 +162,15 @@ describe('the server process', () => {
     await waitFor(async () => (await fetch(`${server.url}/readyz`)).status === 200, 15_000, 'readiness');
   });
 
+  it('`npm run db` says its usage for --help (0) and refuses an option it does not take (2)', async () => {
+    const help = startScript('scripts/db.ts', {}, ['--help']);
+    expect(await help.exited).toBe(0);
+    expect(help.output()).toContain('usage: npm run db');
+    const bogus = startScript('scripts/db.ts', {}, ['--bogus']);
+    expect(await bogus.exited).toBe(2);
+    expect(bogus.output()).toContain("Unknown option '--bogus'");
+  });
+
   it('runs the embedded database itself when the process it shared it with goes away', async () => {
     const { dbPort, process: owner } = await startDatabaseProcess();
     // Started elsewhere, with a data directory of its own: the owner's is the one taken over.
