@@ -47,6 +47,25 @@ interface Options {
   code?: string;
 }
 
+/**
+ * A refusal of the fields made from the command line, in its own words: its options by name (`--name is
+ * required`), its operands by value (`the login fox is already taken`).
+ */
+function refusedArguments(problem: HttpProblem, operands: string[]): string {
+  const errors = problem.errors ?? [];
+  if (errors.length === 0) return problem.message;
+  const [login, path, verb] = operands;
+  const names: Record<string, string> = {
+    login: `the login ${login}`,
+    path: `the path ${path}`,
+    verb: `the verb ${verb}`,
+    name: '--name',
+    email: '--email',
+    code: '--code',
+  };
+  return errors.map(({ field = '', message }) => `${names[field] ?? field} ${message}`).join('\n');
+}
+
 /** A refusal to report in one line (exit status 1). */
 class Refusal extends Error {}
 
@@ -71,8 +90,9 @@ async function main(): Promise<number> {
       await run(command, operands, values, { users, accessEntries: new AccessEntryStore(db, users) });
       return 0;
     } catch (error) {
-      if (!(error instanceof Refusal || error instanceof HttpProblem)) throw error;
-      console.error(error.message);
+      if (error instanceof HttpProblem) console.error(refusedArguments(error, operands));
+      else if (error instanceof Refusal) console.error(error.message);
+      else throw error;
       return 1;
     }
   });

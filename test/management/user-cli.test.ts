@@ -48,9 +48,12 @@ describe('npm run user', () => {
     expect(await authenticate(testDatabase.db, { login: 'fox', code })).toBeDefined();
 
     const again = await user('add', 'fox', '--name', 'F', '--email', 'f@example.org');
-    expect(again).toMatchObject({ status: 1, output: expect.stringContaining('login already exists') });
+    expect(again).toMatchObject({
+      status: 1,
+      output: expect.stringContaining('the login fox is already taken'),
+    });
     const invalid = await user('add', 'walter', '--name', 'Walter');
-    expect(invalid).toMatchObject({ status: 1, output: expect.stringContaining("'email' is required") });
+    expect(invalid).toMatchObject({ status: 1, output: expect.stringContaining('--email is required') });
   });
 
   it('grants, lists and revokes', async () => {
@@ -77,7 +80,9 @@ describe('npm run user', () => {
     expect((await user('revoke', 'fox', '/management/users*', 'get')).status).toBe(0);
     expect(await entries.countDocuments()).toBe(0);
     expect((await user('revoke', 'fox', '/management/users*', 'GET')).status).toBe(1);
-    expect((await user('grant', 'fox', 'no-slash', 'GET')).output).toContain("'path' must start with '/'");
+    expect((await user('grant', 'fox', 'no-slash', 'GET')).output).toContain(
+      "the path no-slash must start with '/'",
+    );
   });
 
   it('replaces a code, and removes a user with their grants', async () => {
