@@ -20,7 +20,7 @@ try {
     process.exit(0);
   }
 } catch (error) {
-  console.error(`${failureMessage(error) as string}\n${USAGE}`);
+  console.error(`${(error as Error).message}\n${USAGE}`);
   process.exit(2);
 }
 

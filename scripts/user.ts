@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { HttpProblem } from '../src/http/problem.ts';
-import { escapeControls } from '../src/ingest/report.ts';
+import { escapeControls } from '../src/control-characters.ts';
 import { AccessEntryStore } from '../src/management/access-entries.ts';
 import { accessEntryInput } from '../src/management/access-entry-input.ts';
 import type { StoredUser } from '../src/db/protocol-records.ts';

@@ -42,3 +42,11 @@ export function scanUtf8(bytes: Uint8Array, from: number, to: number): number {
 /** The offset of the first byte of `bytes` that is not UTF-8, or -1 (checked natively first: most are). */
 export const firstInvalidUtf8 = (bytes: Uint8Array): number =>
   isUtf8(bytes) ? -1 : scanUtf8(bytes, 0, bytes.length);
+
+/**
+ * What holding an unpaired surrogate is: a `\ud800`-style escape without its pair is valid JSON but no
+ * Unicode text (RFC 8259 §8.2): stored as UTF-8 it would become U+FFFD, and strict clients refuse it as
+ * served. An import rejects such a record, a JSON request body is a 400.
+ */
+export const UNPAIRED_SURROGATE =
+  'an unpaired surrogate (a \\uD800-\\uDFFF escape not in a pair): it is not Unicode text';

@@ -61,7 +61,7 @@ export class Database {
     });
     this.db = this.client.db(options.dbName);
     this.logger = options.logger;
-    let attempts = 0;
+    let warned = false;
     const connect = async () => {
       try {
         await this.client.connect();
@@ -76,11 +76,14 @@ export class Database {
       maxDelayMs: MAX_CONNECT_DELAY_MS,
       stopped: () => this.closed,
       // Why, once at warn (a wrong host, a refused port: what an operator fixes), then at debug.
-      onFailure: (error, retryInMs) =>
-        this.logger[attempts++ === 0 ? 'warn' : 'debug'](
+      onFailure: (error, retryInMs) => {
+        const level = warned ? 'debug' : 'warn';
+        this.logger[level](
           { reason: (error as Error).message, retryInMs },
           'database not reached yet; retrying',
-        ),
+        );
+        warned = true;
+      },
     });
   }
 

@@ -1,6 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import { koaBody } from 'koa-body';
-import { firstInvalidUtf8 } from '../utf8.ts';
+import { firstInvalidUtf8, UNPAIRED_SURROGATE } from '../utf8.ts';
 import { HttpProblem } from './problem.ts';
 import { refuseOtherCharsets } from './utf8-charset.ts';
 
@@ -98,17 +98,11 @@ const NON_ASCII = /[\u0080-\u00ff]/;
 /** A `\uD800`-`\uDFFF` escape in JSON text: the start of a surrogate pair, or one alone. */
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 
-/**
- * Refuses (400) a body whose JSON escapes an unpaired surrogate: valid JSON but no Unicode text, which
- * would be stored as U+FFFD (as an import refuses such a record). Only a body escaping surrogates is walked.
- */
+/** Refuses (400) a body whose JSON escapes an unpaired surrogate. Only a body escaping surrogates is walked. */
 function refuseUnpairedSurrogates(ctx: Context): void {
   const { rawBody } = ctx.request;
   if (rawBody === undefined || !SURROGATE_ESCAPE.test(rawBody) || isUnicodeText(ctx.request.body)) return;
-  throw new HttpProblem(
-    400,
-    'The request body holds an unpaired surrogate (a \\uD800-\\uDFFF escape not in a pair): it is not Unicode text.',
-  );
+  throw new HttpProblem(400, `The request body holds ${UNPAIRED_SURROGATE}.`);
 }
 
 /**

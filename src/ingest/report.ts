@@ -2,6 +2,7 @@ import { documentCollection } from '../db/collections.ts';
 import type { MaterializeResult } from './materialize.ts';
 import type { Rejection } from './validate.ts';
 import type { ReplaceOutcome } from './replace.ts';
+import { escapeControls } from '../control-characters.ts';
 
 export type Outcome = 'inserted' | 'updated' | 'unchanged' | 'rejected';
 
@@ -66,21 +67,6 @@ export function countOutcome(report: ImportReport, outcome: Outcome, type?: stri
   const counts = (report.byType[type] ??= { inserted: 0, updated: 0, unchanged: 0, rejected: 0 });
   counts[outcome] += 1;
 }
-
-/** Control characters: C0 (NUL included), DEL and C1. */
-// eslint-disable-next-line no-control-regex -- matching them is the point
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/g;
-
-/**
- * The text with each control character written as `\uXXXX`. Report texts quote the input (a JSON parse
- * error its text, a rejection a field name or cell, a warning an id): shown raw, such characters would act
- * on a terminal, or hide in a log or message, rather than show.
- */
-export const escapeControls = (text: string): string =>
-  text.replace(
-    CONTROL_CHARACTER,
-    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
 
 export function addRejections(report: ImportReport, rejections: Rejection[]): void {
   const kept = rejections.slice(0, Math.max(0, DETAIL_LIMIT - report.rejections.length));

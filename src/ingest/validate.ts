@@ -3,6 +3,7 @@ import { rowSchema } from './entity-schemas.ts';
 import { describeSource, parsedRecord, type InputRecord } from './input-record.ts';
 import { detectRecordType, recordSchema, type RecordType } from './record-type.ts';
 import type { Json } from '../json.ts';
+import { UNPAIRED_SURROGATE } from '../utf8.ts';
 
 export interface Rejection {
   /** Where the record is: file and line, row or array position. */
@@ -109,12 +110,7 @@ const MAX_NESTING = 64;
 
 const RESERVED_NAME = /^[_$]|\0/;
 
-/**
- * A `\ud800`-style escape without its pair is valid JSON but no Unicode text (RFC 8259 §8.2): stored as
- * UTF-8 it would become U+FFFD, and strict clients refuse it as served.
- */
-const UNPAIRED_SURROGATE =
-  'a text in the record holds an unpaired surrogate (a \\uD800-\\uDFFF escape not in a pair): it is not Unicode text';
+const HOLDS_UNPAIRED_SURROGATE = `a text in the record holds ${UNPAIRED_SURROGATE}`;
 
 /** What one walk over a record finds: what makes it impossible to keep, and what the next steps need. */
 interface Shape {
@@ -143,7 +139,7 @@ function shapeOf(value: unknown): Shape {
     const depth = depths.pop()!;
     if (item === null) shape.holdsNull = true;
     else if (typeof item === 'string' && !item.isWellFormed())
-      return { ...shape, problem: UNPAIRED_SURROGATE };
+      return { ...shape, problem: HOLDS_UNPAIRED_SURROGATE };
     else if (typeof item === 'number' && !Number.isFinite(item)) {
       return { ...shape, problem: 'a number in the record is too large to keep (beyond ±1.8e308)' };
     } else if (typeof item === 'object') {
@@ -159,7 +155,7 @@ function shapeOf(value: unknown): Shape {
       } else {
         const object = item as Record<string, unknown>;
         for (const key in object) {
-          if (!key.isWellFormed()) return { ...shape, problem: UNPAIRED_SURROGATE };
+          if (!key.isWellFormed()) return { ...shape, problem: HOLDS_UNPAIRED_SURROGATE };
           const member = object[key];
           if (member !== null && RESERVED_NAME.test(key)) shape.reservedNames = true;
           values.push(member);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { holdsControls } from '../control-characters.ts';
 
 /** A string field, whose messages say whether it was missing or of another type. */
 export const stringField = () =>
@@ -12,9 +13,6 @@ export const recordId = stringField()
   .regex(/^[\w.:-]{1,128}$/, 'must be 1 to 128 letters, digits or . _ : -')
   .refine((id) => id !== '.' && id !== '..', "must not be '.' or '..'");
 
-/** Control characters (line breaks, tabs, terminal escapes) and text direction overrides. */
-const CONTROLS = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/u;
-
 /**
  * A human-readable name, on one line and as it reads: what lists and the user CLI print, where a line
  * break or an escape could forge lines or drive the operator's terminal.
@@ -23,4 +21,4 @@ export const displayName = stringField()
   .trim()
   .min(1, 'must not be empty')
   .max(200, 'must be at most 200 characters')
-  .refine((name) => !CONTROLS.test(name), 'must not hold control characters or text direction overrides');
+  .refine((name) => !holdsControls(name), 'must not hold control characters or text direction overrides');
